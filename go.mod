@@ -1,0 +1,13 @@
+module github.com/gpuimg/gpuimg
+
+go 1.26.8
+
+require (
+	gocv.io/x/gocv v0.31.0
+	gorgonia.org/cu v0.9.6
+)
+
+require (
+	github.com/google/uuid v1.1.1 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
+)

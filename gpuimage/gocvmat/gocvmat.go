@@ -1,0 +1,54 @@
+//go:build !noopencv
+
+package gocvmat
+
+import (
+	"fmt"
+
+	"gocv.io/x/gocv"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+)
+
+// Upload copies a gocv Mat (continuous or not, of a supported type) to a new image on dev.
+func Upload(dev *gpuimage.Device, m gocv.Mat) (*gpuimage.Image, error) {
+	if m.Empty() {
+		return nil, fmt.Errorf("gocvmat.Upload: %w", gpuimage.ErrEmpty)
+	}
+	src := m
+	if !m.IsContinuous() {
+		src = m.Clone()
+		defer src.Close()
+	}
+	data, err := src.DataPtrUint8()
+	if err != nil {
+		return nil, fmt.Errorf("gocvmat.Upload: %w", err)
+	}
+	im, err := gpuimage.New(dev, m.Rows(), m.Cols(), gpuimage.MatType(m.Type()))
+	if err != nil {
+		return nil, err
+	}
+	if err := im.Upload(data); err != nil {
+		im.Close()
+		return nil, err
+	}
+	return im, nil
+}
+
+// Download copies an image into a new gocv Mat of the same size and type.
+func Download(im *gpuimage.Image) (gocv.Mat, error) {
+	if im.Empty() {
+		return gocv.NewMat(), fmt.Errorf("gocvmat.Download: %w", gpuimage.ErrEmpty)
+	}
+	m := gocv.NewMatWithSize(im.Rows(), im.Cols(), gocv.MatType(im.Type()))
+	data, err := m.DataPtrUint8()
+	if err != nil {
+		m.Close()
+		return gocv.NewMat(), fmt.Errorf("gocvmat.Download: %w", err)
+	}
+	if err := im.Download(data); err != nil {
+		m.Close()
+		return gocv.NewMat(), err
+	}
+	return m, nil
+}

@@ -1,0 +1,175 @@
+package gpuimage
+
+import (
+	"fmt"
+	"image"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// Image is a 2-D image of one type whose pixels live on one device. Rows are
+// pitched: each starts at an aligned address (256 bytes on CUDA) so that kernels
+// read and write them in whole memory transactions.
+//
+// The zero Image is empty and may be used as the output of any call, which then
+// allocates it on the input's device, as gocv allocates an empty Mat. An Image is
+// not safe for concurrent use while one of the calls is changing it.
+//
+// Region views share memory with their parent, as OpenCV's ROIs do; the memory is
+// freed when the last image using it is closed.
+type Image struct {
+	st core.State
+}
+
+func (im *Image) state() *core.State {
+	if im == nil {
+		return nil
+	}
+	return &im.st
+}
+
+// layout is the image's layout, zero for a nil image.
+func (im *Image) layout() core.Layout {
+	if im == nil {
+		return core.Layout{}
+	}
+	return im.st.Layout
+}
+
+func opError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("gpuimage: %s: %w", op, err)
+}
+
+// New returns a rows x cols image of type t on dev. Its pixels are not set.
+func New(dev *Device, rows, cols int, t MatType) (*Image, error) {
+	if dev == nil {
+		return nil, opError("New", fmt.Errorf("nil device"))
+	}
+	if rows <= 0 || cols <= 0 {
+		return nil, opError("New", fmt.Errorf("%w: %dx%d (rows x cols)", ErrEmpty, rows, cols))
+	}
+	im := &Image{}
+	if err := im.st.Create(dev.b, rows, cols, core.Depth(t.Depth()), t.Channels()); err != nil {
+		return nil, opError("New", err)
+	}
+	return im, nil
+}
+
+// NewLike returns an image of the same size, type and device as im, pixels unset.
+func NewLike(im *Image) (*Image, error) {
+	if err := im.state().Check(); err != nil {
+		return nil, opError("NewLike", err)
+	}
+	return New(im.Device(), im.Rows(), im.Cols(), im.Type())
+}
+
+// Close releases the image's reference to its memory. Closing twice does nothing;
+// any other use of a closed image returns ErrClosed.
+func (im *Image) Close() error {
+	if im == nil || im.st.Closed {
+		return nil
+	}
+	im.st.Release()
+	im.st.Closed = true
+	return nil
+}
+
+// Device returns the device the image lives on (nil for an empty zero Image).
+func (im *Image) Device() *Device {
+	if im == nil {
+		return nil
+	}
+	return deviceOf(im.st.Dev)
+}
+
+// Rows is the image height.
+func (im *Image) Rows() int { return im.layout().Rows }
+
+// Cols is the image width.
+func (im *Image) Cols() int { return im.layout().Cols }
+
+// Type is the image's depth and channel count.
+func (im *Image) Type() MatType { l := im.layout(); return MakeType(Depth(l.Depth), max(l.Chans, 1)) }
+
+// Depth is the element depth.
+func (im *Image) Depth() Depth { return Depth(im.layout().Depth) }
+
+// Channels is the number of channels.
+func (im *Image) Channels() int { return im.layout().Chans }
+
+// ElemSize is the size of one pixel in bytes.
+func (im *Image) ElemSize() int { return im.layout().ElemSize() }
+
+// Pitch is the number of bytes from one row to the next (OpenCV's step).
+func (im *Image) Pitch() int { return im.layout().Pitch }
+
+// Bounds is the rectangle (0,0)-(Cols,Rows).
+func (im *Image) Bounds() image.Rectangle { l := im.layout(); return image.Rect(0, 0, l.Cols, l.Rows) }
+
+// Empty reports whether the image has no pixels (a zero, closed or 0x0 image).
+func (im *Image) Empty() bool { return im == nil || im.st.Buf == nil || im.st.Empty() }
+
+// Closed reports whether Close was called.
+func (im *Image) Closed() bool { return im != nil && im.st.Closed }
+
+func (im *Image) String() string {
+	if im == nil {
+		return "Image(nil)"
+	}
+	if im.st.Closed {
+		return "Image(closed)"
+	}
+	if im.st.Buf == nil {
+		return "Image(empty)"
+	}
+	return fmt.Sprintf("Image(%dx%d %v on %s)", im.st.Rows, im.st.Cols, im.Type(), im.st.Dev.Name())
+}
+
+// Region returns a view of the pixels of r (in im's coordinates) sharing im's
+// memory: writes to either show in both. Close the view when done with it.
+func (im *Image) Region(r image.Rectangle) (*Image, error) {
+	if err := im.state().Check(); err != nil {
+		return nil, opError("Region", err)
+	}
+	if r.Empty() || !r.In(im.Bounds()) {
+		return nil, opError("Region", fmt.Errorf("rectangle %v is empty or outside the image bounds %v", r, im.Bounds()))
+	}
+	v := &Image{st: im.st}
+	v.st.Rows, v.st.Cols = r.Dy(), r.Dx()
+	v.st.Off += r.Min.Y*im.st.Pitch + r.Min.X*im.st.ElemSize()
+	v.st.Buf.Retain()
+	return v, nil
+}
+
+// Clone returns a copy of the image with its own memory.
+func (im *Image) Clone(opts ...Option) (*Image, error) {
+	out := &Image{}
+	if err := im.CopyTo(out, opts...); err != nil {
+		return nil, opError("Clone", err)
+	}
+	return out, nil
+}
+
+// CopyTo copies the pixels to dst, which is (re)allocated as im's size and type
+// unless it already is (then a view dst keeps writing into its parent).
+func (im *Image) CopyTo(dst *Image, opts ...Option) error {
+	s := im.state()
+	if err := s.Check(); err != nil {
+		return opError("CopyTo", err)
+	}
+	d := dst.state()
+	if err := d.Create(s.Dev, s.Rows, s.Cols, s.Depth, s.Chans); err != nil {
+		return opError("CopyTo", err)
+	}
+	if d.Buf == s.Buf && d.Off == s.Off {
+		return nil
+	}
+	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(st core.Stream) error {
+		return s.Dev.Copy2D(core.Copy{Dst: d.Buf, DstOff: d.Off, DstPitch: d.Pitch,
+			Src: s.Buf, SrcOff: s.Off, SrcPitch: s.Pitch, Width: s.RowBytes(), Rows: s.Rows}, st)
+	})
+	return opError("CopyTo", err)
+}

@@ -1,0 +1,210 @@
+package gpuimage
+
+import (
+	"fmt"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/cpu"
+)
+
+// SetTo sets every pixel to s (channel values beyond the image's channels are
+// ignored), each saturated to the depth as OpenCV's Mat::setTo.
+func (im *Image) SetTo(s Scalar, opts ...Option) error {
+	st := im.state()
+	if err := st.Check(); err != nil {
+		return opError("SetTo", err)
+	}
+	v := s.array()
+	err := core.Run(st.Dev, opts, []*core.State{st}, func(str core.Stream) error {
+		if st.Dev.IsCPU() {
+			cpu.SetTo(cpu.HostView(st), v)
+			return nil
+		}
+		n := st.Cols * st.Chans
+		return st.Dev.Launch(str, "gi_setto_"+core.KernelSuffix(st.Depth), core.Grid((n+3)/4, st.Rows, 256), [3]int{256, 1, 1}, 0,
+			st.Ptr(), st.Pitch, st.Rows, n, st.Chans,
+			cpu.ScalarValue(st.Depth, v[0]), cpu.ScalarValue(st.Depth, v[1]), cpu.ScalarValue(st.Depth, v[2]), cpu.ScalarValue(st.Depth, v[3]))
+	})
+	return opError("SetTo", err)
+}
+
+// ConvertTo writes saturate(pixel*alpha + beta) to dst with depth d (a negative d
+// keeps im's depth), computed in float32 and rounded half to even, as OpenCV's
+// convertTo. dst is (re)allocated as needed and may be im itself.
+func (im *Image) ConvertTo(dst *Image, d Depth, alpha, beta float64, opts ...Option) error {
+	s := im.state()
+	if err := s.Check(); err != nil {
+		return opError("ConvertTo", err)
+	}
+	if d < 0 {
+		d = Depth(s.Depth)
+	}
+	if !core.Depth(d).Valid() {
+		return opError("ConvertTo", fmt.Errorf("%w: depth %v (want 8U, 16U, 16S or 32F)", ErrBadType, d))
+	}
+	return opError("ConvertTo", intoDst(im, dst, func(out *core.State) error {
+		if err := out.Create(s.Dev, s.Rows, s.Cols, core.Depth(d), s.Chans); err != nil {
+			return err
+		}
+		a, b := float32(alpha), float32(beta)
+		return core.Run(s.Dev, opts, []*core.State{s, out}, func(str core.Stream) error {
+			if s.Dev.IsCPU() {
+				cpu.ConvertTo(cpu.HostView(out), cpu.HostView(s), a, b)
+				return nil
+			}
+			vec := "s"
+			if s.Aligned(8*s.Depth.Size()) && out.Aligned(8*out.Depth.Size()) {
+				vec = "v"
+			}
+			n := s.Cols * s.Chans
+			name := "gi_convert_" + core.KernelSuffix(s.Depth) + "_" + core.KernelSuffix(out.Depth) + "_" + vec
+			return s.Dev.Launch(str, name, core.Grid((n+7)/8, s.Rows, 256), [3]int{256, 1, 1}, 0,
+				s.Ptr(), s.Pitch, out.Ptr(), out.Pitch, s.Rows, n, a, b)
+		})
+	}))
+}
+
+// intoDst runs fn on dst's state, or, when dst is src itself and fn would have to
+// reallocate it, on a new image that then replaces dst's contents.
+func intoDst(src, dst *Image, fn func(out *core.State) error) error {
+	if dst == nil {
+		return ErrNil
+	}
+	if dst != src {
+		return fn(&dst.st)
+	}
+	tmp := &Image{}
+	if err := fn(&tmp.st); err != nil {
+		tmp.Close()
+		return err
+	}
+	dst.st.Release()
+	dst.st = tmp.st
+	return nil
+}
+
+// shuffle builds each channel c of dst (dcn channels) from src channel m[c], or from
+// fill where m[c] < 0.
+func shuffle(op string, src, dst *Image, dcn int, m [4]int, fill float32, opts []Option) error {
+	s := src.state()
+	if err := s.Check(); err != nil {
+		return opError(op, err)
+	}
+	return opError(op, intoDst(src, dst, func(out *core.State) error {
+		if err := out.Create(s.Dev, s.Rows, s.Cols, s.Depth, dcn); err != nil {
+			return err
+		}
+		return core.Run(s.Dev, opts, []*core.State{s, out}, func(str core.Stream) error {
+			if s.Dev.IsCPU() {
+				cpu.Shuffle(cpu.HostView(out), cpu.HostView(s), m, fill)
+				return nil
+			}
+			var packed uint32
+			for c := 3; c >= 0; c-- {
+				b := uint32(0xff)
+				if m[c] >= 0 {
+					b = uint32(m[c])
+				}
+				packed = packed<<8 | b
+			}
+			return s.Dev.Launch(str, "gi_shuffle_"+core.KernelSuffix(s.Depth), core.Grid(s.Cols, s.Rows, 128), [3]int{128, 1, 1}, 0,
+				s.Ptr(), s.Pitch, s.Chans, out.Ptr(), out.Pitch, dcn, s.Rows, s.Cols, packed, fill)
+		})
+	}))
+}
+
+// AddAlpha writes im (3 channels) to dst with a fourth, opaque channel: 255, 65535,
+// 32767 or 1.0 by depth (OpenCV's BGR2BGRA).
+func (im *Image) AddAlpha(dst *Image, opts ...Option) error {
+	if c := im.Channels(); im.state().Check() == nil && c != 3 {
+		return opError("AddAlpha", fmt.Errorf("%w: %d channels (want 3)", ErrBadType, c))
+	}
+	return shuffle("AddAlpha", im, dst, 4, [4]int{0, 1, 2, -1}, cpu.MaxValue(core.Depth(im.Depth())), opts)
+}
+
+// RemoveAlpha writes the first three channels of im (4 channels) to dst.
+func (im *Image) RemoveAlpha(dst *Image, opts ...Option) error {
+	if c := im.Channels(); im.state().Check() == nil && c != 4 {
+		return opError("RemoveAlpha", fmt.Errorf("%w: %d channels (want 4)", ErrBadType, c))
+	}
+	return shuffle("RemoveAlpha", im, dst, 3, [4]int{0, 1, 2, -1}, 0, opts)
+}
+
+// ExtractChannel writes channel c of im to dst, a one-channel image.
+func (im *Image) ExtractChannel(dst *Image, c int, opts ...Option) error {
+	if n := im.Channels(); im.state().Check() == nil && (c < 0 || c >= n) {
+		return opError("ExtractChannel", fmt.Errorf("channel %d of a %d-channel image", c, n))
+	}
+	return shuffle("ExtractChannel", im, dst, 1, [4]int{c, -1, -1, -1}, 0, opts)
+}
+
+// Split returns each channel of im as a one-channel image, as gocv.Split.
+func Split(im *Image, opts ...Option) ([]*Image, error) {
+	if err := im.state().Check(); err != nil {
+		return nil, opError("Split", err)
+	}
+	out := make([]*Image, im.Channels())
+	for c := range out {
+		out[c] = &Image{}
+		if err := im.ExtractChannel(out[c], c, opts...); err != nil {
+			for _, o := range out[:c+1] {
+				o.Close()
+			}
+			return nil, opError("Split", err)
+		}
+	}
+	return out, nil
+}
+
+// Merge interleaves one-channel images of one size, depth and device into dst, which
+// gets len(srcs) channels (1, 3 or 4), as gocv.Merge.
+func Merge(srcs []*Image, dst *Image, opts ...Option) error {
+	if len(srcs) == 0 || !core.ValidChannels(len(srcs)) {
+		return opError("Merge", fmt.Errorf("%w: %d planes (want 1, 3 or 4)", ErrBadType, len(srcs)))
+	}
+	states := make([]*core.State, len(srcs))
+	views := make([]cpu.View, len(srcs))
+	first := srcs[0].state()
+	for i, im := range srcs {
+		s := im.state()
+		if err := s.Check(); err != nil {
+			return opError("Merge", fmt.Errorf("plane %d: %w", i, err))
+		}
+		switch {
+		case s.Chans != 1:
+			return opError("Merge", fmt.Errorf("%w: plane %d has %d channels", ErrBadType, i, s.Chans))
+		case s.Dev != first.Dev:
+			return opError("Merge", fmt.Errorf("%w: plane %d", ErrDeviceMismatch, i))
+		case !core.SameSize(s, first):
+			return opError("Merge", fmt.Errorf("%w: plane %d is %dx%d, plane 0 %dx%d", ErrSizeMismatch, i, s.Rows, s.Cols, first.Rows, first.Cols))
+		case s.Depth != first.Depth:
+			return opError("Merge", fmt.Errorf("%w: plane %d is %v, plane 0 %v", ErrTypeMismatch, i, s.Depth, first.Depth))
+		}
+		states[i] = s
+	}
+	for _, im := range srcs {
+		if im == dst {
+			return opError("Merge", fmt.Errorf("the output is also an input"))
+		}
+	}
+	d := dst.state()
+	if err := d.Create(first.Dev, first.Rows, first.Cols, first.Depth, len(srcs)); err != nil {
+		return opError("Merge", err)
+	}
+	err := core.Run(first.Dev, opts, append(states, d), func(str core.Stream) error {
+		if first.Dev.IsCPU() {
+			for i, s := range states {
+				views[i] = cpu.HostView(s)
+			}
+			cpu.Merge(cpu.HostView(d), views)
+			return nil
+		}
+		args := []any{d.Ptr(), d.Pitch, d.Chans, d.Rows, d.Cols}
+		for i := 0; i < 4; i++ {
+			s := states[min(i, len(states)-1)]
+			args = append(args, s.Ptr(), s.Pitch)
+		}
+		return first.Dev.Launch(str, "gi_merge_"+core.KernelSuffix(first.Depth), core.Grid(d.Cols, d.Rows, 128), [3]int{128, 1, 1}, 0, args...)
+	})
+	return opError("Merge", err)
+}

@@ -1,0 +1,79 @@
+package gpuimage
+
+import (
+	"fmt"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// Depth is the type of each element of an image, numbered as OpenCV's CV_8U ...
+type Depth int
+
+// The supported depths (OpenCV's CV_8U, CV_16U, CV_16S, CV_32F).
+const (
+	Depth8U  Depth = 0
+	Depth16U Depth = 2
+	Depth16S Depth = 3
+	Depth32F Depth = 5
+)
+
+// Size is the size in bytes of one element, 0 for an unsupported depth.
+func (d Depth) Size() int { return core.Depth(d).Size() }
+
+func (d Depth) String() string { return core.Depth(d).String() }
+
+// MatType is a depth and a channel count, encoded as OpenCV (and gocv) encode
+// CV_8UC3 and friends: depth + (channels-1)*8.
+type MatType int
+
+// The image types gpuimg supports, named as gocv names them.
+const (
+	CV8UC1  MatType = 0
+	CV8UC3  MatType = 16
+	CV8UC4  MatType = 24
+	CV16UC1 MatType = 2
+	CV16UC3 MatType = 18
+	CV16UC4 MatType = 26
+	CV16SC1 MatType = 3
+	CV16SC3 MatType = 19
+	CV16SC4 MatType = 27
+	CV32FC1 MatType = 5
+	CV32FC3 MatType = 21
+	CV32FC4 MatType = 29
+)
+
+// MakeType returns the type of depth d with cn channels, as OpenCV's CV_MAKETYPE.
+func MakeType(d Depth, cn int) MatType { return MatType(int(d) + (cn-1)<<3) }
+
+// Depth returns the element depth of t.
+func (t MatType) Depth() Depth { return Depth(t & 7) }
+
+// Channels returns the number of channels of t.
+func (t MatType) Channels() int { return int(t>>3) + 1 }
+
+func (t MatType) String() string { return fmt.Sprintf("CV_%vC%d", t.Depth(), t.Channels()) }
+
+// Scalar is up to four channel values, as gocv's Scalar.
+type Scalar struct {
+	Val1, Val2, Val3, Val4 float64
+}
+
+// NewScalar returns a Scalar with the given channel values.
+func NewScalar(v1, v2, v3, v4 float64) Scalar { return Scalar{v1, v2, v3, v4} }
+
+func (s Scalar) array() [4]float64 { return [4]float64{s.Val1, s.Val2, s.Val3, s.Val4} }
+
+// Errors returned (wrapped, with the call's name) for bad input; test with errors.Is.
+var (
+	ErrClosed         = core.ErrClosed
+	ErrNil            = core.ErrNil
+	ErrEmpty          = core.ErrEmpty
+	ErrDeviceMismatch = core.ErrDeviceMismatch
+	ErrSizeMismatch   = core.ErrSizeMismatch
+	ErrTypeMismatch   = core.ErrTypeMismatch
+	ErrBadType        = core.ErrBadType
+)
+
+// OutOfMemoryError reports an allocation a device could not satisfy, with the bytes
+// asked for.
+type OutOfMemoryError = core.OutOfMemoryError

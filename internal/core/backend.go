@@ -1,0 +1,178 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Backend is a device that holds image memory and runs operations: the pure-Go CPU
+// device or a CUDA GPU. Every method is safe for use by several goroutines.
+type Backend interface {
+	// Name is a short name such as "cpu" or "cuda:0".
+	Name() string
+	// PitchAlign is the alignment of rows in images the device allocates.
+	PitchAlign() int
+	// IsCPU reports whether pixels live in host memory and ops run in Go.
+	IsCPU() bool
+	// Info describes the device; memory figures are read at the time of the call.
+	Info() (Info, error)
+
+	// Alloc returns a buffer of at least size bytes holding one reference.
+	Alloc(size int) (*Buffer, error)
+	// AllocHost returns host memory of size bytes that transfers at full speed
+	// (page-locked on CUDA) and a function that frees it.
+	AllocHost(size int) ([]byte, func() error, error)
+
+	// Copy2D copies rows of width bytes between host slices and buffers; exactly one
+	// of dst/dstHost and one of src/srcHost is set.
+	Copy2D(c Copy, s Stream) error
+	// Fill2D sets every byte of rows of width bytes to v.
+	Memset2D(dst *Buffer, off, pitch, width, rows int, v byte, s Stream) error
+
+	// NewStream makes an ordered queue of work.
+	NewStream() (Stream, error)
+	// DefaultStream is the device's own stream for synchronous calls.
+	DefaultStream() Stream
+	// Launch runs the named kernel of the embedded module (CUDA only).
+	Launch(s Stream, kernel string, grid, block [3]int, shmem int, args ...any) error
+}
+
+// Info describes a device.
+type Info struct {
+	Name              string
+	Backend           string
+	ComputeCapability [2]int
+	TotalMemory       int64
+	FreeMemory        int64
+	MultiProcessors   int
+	DriverVersion     int
+	MaxSharedPerBlock int
+	PitchAlignment    int
+}
+
+// Copy describes a 2-D copy between host memory and device buffers.
+type Copy struct {
+	Dst      *Buffer
+	DstHost  []byte
+	DstOff   int
+	DstPitch int
+	Src      *Buffer
+	SrcHost  []byte
+	SrcOff   int
+	SrcPitch int
+	Width    int // bytes per row
+	Rows     int
+}
+
+// Stream is an ordered queue of device work. On the CPU device work runs at once
+// and Sync returns immediately.
+type Stream interface {
+	Sync() error
+	Close() error
+	// Record places an event in the stream; it completes when the work before it does.
+	Record() (Event, error)
+}
+
+// Event marks a point in a stream.
+type Event interface {
+	Sync() error
+	// Since returns the time between start and this event; both must have completed.
+	Since(start Event) (time.Duration, error)
+	Close() error
+}
+
+// Buffer is one allocation on a device, shared by an image and every view of it.
+// It is freed when the last holder calls Release.
+type Buffer struct {
+	Dev  Backend
+	Host []byte  // CPU device memory
+	Ptr  uintptr // CUDA device address
+	Size int
+
+	// Impl is the backend's own bookkeeping (the CUDA allocator's block).
+	Impl any
+
+	refs    atomic.Int32
+	release func(*Buffer)
+
+	mu      sync.Mutex
+	streams []Stream // user streams that queued work on the buffer, for safe reuse
+}
+
+// Touch records that work on the buffer was queued on s, a stream other than the
+// device's synchronous one, so the memory is not reused before that work ends.
+func (b *Buffer) Touch(s Stream) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range b.streams {
+		if t == s {
+			return
+		}
+	}
+	b.streams = append(b.streams, s)
+}
+
+// Streams returns the streams recorded by Touch.
+func (b *Buffer) Streams() []Stream {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]Stream(nil), b.streams...)
+}
+
+// NewBuffer returns a buffer holding one reference; release is called once, when the
+// last reference goes.
+func NewBuffer(dev Backend, size int, release func(*Buffer)) *Buffer {
+	b := &Buffer{Dev: dev, Size: size, release: release}
+	b.refs.Store(1)
+	return b
+}
+
+// Retain adds a reference.
+func (b *Buffer) Retain() { b.refs.Add(1) }
+
+// Release drops a reference and frees the memory with the last one.
+func (b *Buffer) Release() {
+	switch n := b.refs.Add(-1); {
+	case n == 0:
+		if b.release != nil {
+			b.release(b)
+		}
+	case n < 0:
+		panic("core: buffer released more often than retained")
+	}
+}
+
+// ErrNoKernels is returned by the CPU device's Launch.
+var ErrNoKernels = errors.New("the CPU device runs no CUDA kernels")
+
+// OutOfMemoryError reports an allocation the device could not satisfy.
+type OutOfMemoryError struct {
+	Device      string
+	Bytes       int64
+	Free, Total int64
+}
+
+func (e *OutOfMemoryError) Error() string {
+	if e.Total > 0 {
+		return fmt.Sprintf("out of memory on %s: cannot allocate %d bytes (%s; %s free of %s)",
+			e.Device, e.Bytes, HumanBytes(e.Bytes), HumanBytes(e.Free), HumanBytes(e.Total))
+	}
+	return fmt.Sprintf("out of memory on %s: cannot allocate %d bytes (%s)", e.Device, e.Bytes, HumanBytes(e.Bytes))
+}
+
+// HumanBytes formats n as KiB/MiB/GiB.
+func HumanBytes(n int64) string {
+	const k = 1024
+	switch {
+	case n >= k*k*k:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(k*k*k))
+	case n >= k*k:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(k*k))
+	case n >= k:
+		return fmt.Sprintf("%.1f KiB", float64(n)/k)
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,172 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Errors shared by every package; gpuimage exports them.
+var (
+	ErrClosed         = errors.New("image is closed")
+	ErrNil            = errors.New("image is nil")
+	ErrEmpty          = errors.New("image is empty")
+	ErrDeviceMismatch = errors.New("images are on different devices")
+	ErrSizeMismatch   = errors.New("image sizes differ")
+	ErrTypeMismatch   = errors.New("image types differ")
+	ErrBadType        = errors.New("unsupported image type")
+)
+
+// State is everything an image is: gpuimage.Image wraps one, and the operation
+// packages reach it through StateOf.
+type State struct {
+	Dev    Backend
+	Buf    *Buffer
+	Closed bool
+	Layout
+}
+
+var stateOf func(any) *State
+
+// RegisterStateOf is called by gpuimage to let the operation packages see images.
+func RegisterStateOf(f func(any) *State) { stateOf = f }
+
+// StateOf returns the state of a *gpuimage.Image (nil for a nil image).
+func StateOf(img any) *State { return stateOf(img) }
+
+// Check reports whether s is an open image with pixels.
+func (s *State) Check() error {
+	switch {
+	case s == nil:
+		return ErrNil
+	case s.Closed:
+		return ErrClosed
+	case s.Buf == nil || s.Empty():
+		return ErrEmpty
+	}
+	return nil
+}
+
+// CheckDst reports whether s can be used as an output: open, maybe empty, and on dev
+// if it already lives on a device.
+func (s *State) CheckDst(dev Backend) error {
+	switch {
+	case s == nil:
+		return ErrNil
+	case s.Closed:
+		return ErrClosed
+	case s.Dev != nil && s.Dev != dev:
+		return fmt.Errorf("%w: output on %s, input on %s", ErrDeviceMismatch, s.Dev.Name(), dev.Name())
+	}
+	return nil
+}
+
+// CheckType reports whether depth d with cn channels is supported.
+func CheckType(d Depth, cn int) error {
+	if !d.Valid() {
+		return fmt.Errorf("%w: depth %v (want 8U, 16U, 16S or 32F)", ErrBadType, d)
+	}
+	if !ValidChannels(cn) {
+		return fmt.Errorf("%w: %d channels (want 1, 3 or 4)", ErrBadType, cn)
+	}
+	return nil
+}
+
+// MaxDim is the largest number of rows or columns an image may have.
+const MaxDim = 1 << 30
+
+// Create makes s a rows x cols image of depth d and cn channels on dev. Like
+// OpenCV's Mat::create it keeps the memory (a view stays a view) when s already has
+// that size and type, and otherwise releases it and allocates anew.
+func (s *State) Create(dev Backend, rows, cols int, d Depth, cn int) error {
+	if err := s.CheckDst(dev); err != nil {
+		return err
+	}
+	if err := CheckType(d, cn); err != nil {
+		return err
+	}
+	if rows < 0 || cols < 0 || rows > MaxDim || cols > MaxDim {
+		return fmt.Errorf("invalid image size %dx%d (rows x cols)", rows, cols)
+	}
+	if s.Buf != nil && s.Rows == rows && s.Cols == cols && s.Depth == d && s.Chans == cn {
+		return nil
+	}
+	s.Release()
+	lay := Layout{Rows: rows, Cols: cols, Depth: d, Chans: cn}
+	rowBytes := cols * lay.ElemSize()
+	a := dev.PitchAlign()
+	lay.Pitch = (rowBytes + a - 1) / a * a
+	if lay.Pitch > math.MaxInt32 {
+		return fmt.Errorf("invalid image size: a row of %d bytes is too long", rowBytes)
+	}
+	if rows > 0 && lay.Pitch > math.MaxInt/rows {
+		return fmt.Errorf("invalid image size %dx%d: too many bytes", rows, cols)
+	}
+	s.Dev, s.Layout = dev, lay
+	if lay.Empty() {
+		return nil
+	}
+	buf, err := dev.Alloc(lay.Pitch * rows)
+	if err != nil {
+		return err
+	}
+	s.Buf = buf
+	return nil
+}
+
+// Release drops the image's memory reference; the image stays usable as an output.
+func (s *State) Release() {
+	if s.Buf != nil {
+		s.Buf.Release()
+		s.Buf = nil
+	}
+	s.Layout = Layout{}
+}
+
+// Ptr is the device address of pixel (0,0).
+func (s *State) Ptr() uintptr { return s.Buf.Ptr + uintptr(s.Off) }
+
+// SameSize reports whether a and b have the same rows and cols.
+func SameSize(a, b *State) bool { return a.Rows == b.Rows && a.Cols == b.Cols }
+
+// Touch records work queued on a user stream (nil: the synchronous one) on every image.
+func Touch(s Stream, imgs ...*State) {
+	if s == nil {
+		return
+	}
+	for _, im := range imgs {
+		if im.Buf != nil {
+			im.Buf.Touch(s)
+		}
+	}
+}
+
+// Grid returns the launch grid for n threads across each of rows rows (blocks of
+// bx threads in x; at most 65535 rows, the kernels loop over the rest).
+func Grid(n, rows, bx int) [3]int {
+	return [3]int{max(1, (n+bx-1)/bx), max(1, min(rows, 65535)), 1}
+}
+
+var streamOf func(opts any) (Stream, Backend)
+
+// RegisterStreamOf is called by gpuimage: f returns the stream named by a
+// []gpuimage.Option and its device, or nils.
+func RegisterStreamOf(f func(opts any) (Stream, Backend)) { streamOf = f }
+
+// Run runs fn, which queues work for dev on the stream it is given. With a stream in
+// opts (a []gpuimage.Option) the work stays queued there and the images are marked as
+// used on it; otherwise it runs on the device's synchronous stream and Run waits.
+func Run(dev Backend, opts any, imgs []*State, fn func(s Stream) error) error {
+	if s, sdev := streamOf(opts); s != nil {
+		if sdev != dev {
+			return fmt.Errorf("%w: stream on %s, images on %s", ErrDeviceMismatch, sdev.Name(), dev.Name())
+		}
+		Touch(s, imgs...)
+		return fn(s)
+	}
+	s := dev.DefaultStream()
+	if err := fn(s); err != nil {
+		return err
+	}
+	return s.Sync()
+}

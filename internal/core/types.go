@@ -1,0 +1,72 @@
+// Package core holds what gpuimage and the operation packages share but users
+// never see: pixel layouts, device buffers with their owners, and the backend
+// interface that the CPU and CUDA devices implement.
+package core
+
+import "fmt"
+
+// Depth is the element type of an image, numbered as OpenCV's CV_8U... constants.
+type Depth int
+
+// The depths gpuimg supports, with OpenCV's numbers.
+const (
+	Depth8U  Depth = 0
+	Depth16U Depth = 2
+	Depth16S Depth = 3
+	Depth32F Depth = 5
+)
+
+// Size is the number of bytes one element of depth d takes, 0 for an unknown depth.
+func (d Depth) Size() int {
+	switch d {
+	case Depth8U:
+		return 1
+	case Depth16U, Depth16S:
+		return 2
+	case Depth32F:
+		return 4
+	}
+	return 0
+}
+
+// Valid reports whether d is one of the supported depths.
+func (d Depth) Valid() bool { return d.Size() != 0 }
+
+func (d Depth) String() string {
+	switch d {
+	case Depth8U:
+		return "8U"
+	case Depth16U:
+		return "16U"
+	case Depth16S:
+		return "16S"
+	case Depth32F:
+		return "32F"
+	}
+	return fmt.Sprintf("Depth(%d)", int(d))
+}
+
+// ValidChannels reports whether an image may have cn channels.
+func ValidChannels(cn int) bool { return cn == 1 || cn == 3 || cn == 4 }
+
+// Layout describes the pixels of a 2-D image or view in a buffer: the first pixel is
+// Off bytes into the buffer, and row y starts Pitch bytes after row y-1.
+type Layout struct {
+	Rows, Cols int
+	Depth      Depth
+	Chans      int
+	Off        int // byte offset of pixel (0,0) in the buffer
+	Pitch      int // bytes from one row to the next
+}
+
+// ElemSize is the size in bytes of one pixel.
+func (l Layout) ElemSize() int { return l.Depth.Size() * l.Chans }
+
+// RowBytes is the number of bytes of pixel data in one row (without padding).
+func (l Layout) RowBytes() int { return l.Cols * l.ElemSize() }
+
+// Empty reports whether the layout holds no pixels.
+func (l Layout) Empty() bool { return l.Rows == 0 || l.Cols == 0 }
+
+// Packed reports whether the rows follow each other with no padding.
+func (l Layout) Packed() bool { return l.Rows <= 1 || l.Pitch == l.RowBytes() }

@@ -1,0 +1,435 @@
+//go:build cuda
+
+// Package cuda is the CUDA device. It is the only package that imports
+// gorgonia.org/cu, whose package init calls cuInit and ends the process when there is
+// no driver or GPU: binaries built with the cuda tag run only on GPU hosts.
+//
+// Every call into CUDA runs on a locked OS thread with the device's primary context
+// current (a context is current per thread, and goroutines move between threads).
+package cuda
+
+/*
+#cgo CFLAGS: -I/usr/local/cuda/include
+#cgo LDFLAGS: -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs -lcuda
+#include <cuda.h>
+
+static CUresult gi_host_alloc(void** p, size_t n) {
+	return cuMemHostAlloc(p, n, CU_MEMHOSTALLOC_PORTABLE);
+}
+static CUresult gi_host_free(void* p) { return cuMemFreeHost(p); }
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/kernels"
+)
+
+// Backend is one CUDA device.
+type Backend struct {
+	idx  int
+	dev  cu.Device
+	ctx  cu.CUContext
+	name string
+
+	modOnce sync.Once
+	mod     cu.Module
+	modErr  error
+	fnMu    sync.Mutex
+	fns     map[string]cu.Function
+
+	sync  *stream
+	alloc allocator
+
+	// syncLaunch makes every launch wait for its kernel, so an asynchronous fault
+	// is reported with the kernel's name (GPUIMG_SYNC_LAUNCH=1).
+	syncLaunch bool
+}
+
+var (
+	openMu sync.Mutex
+	opened = map[int]*Backend{}
+)
+
+// Count returns the number of CUDA devices.
+func Count() (int, error) { return cu.NumDevices() }
+
+// DriverVersion returns the CUDA driver API version, such as 13000.
+func DriverVersion() int { return cu.Version() }
+
+// Open returns CUDA device i, retaining its primary context on first use.
+func Open(i int) (*Backend, error) {
+	openMu.Lock()
+	defer openMu.Unlock()
+	if b, ok := opened[i]; ok {
+		return b, nil
+	}
+	n, err := cu.NumDevices()
+	if err != nil {
+		return nil, fmt.Errorf("cuda: counting devices: %w", err)
+	}
+	if i < 0 || i >= n {
+		return nil, fmt.Errorf("cuda: no device %d (this machine has %d)", i, n)
+	}
+	b := &Backend{idx: i, name: fmt.Sprintf("cuda:%d", i), fns: map[string]cu.Function{},
+		syncLaunch: os.Getenv("GPUIMG_SYNC_LAUNCH") == "1"}
+	b.alloc.b = b
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if b.dev, err = cu.GetDevice(i); err != nil {
+		return nil, fmt.Errorf("cuda: device %d: %w", i, err)
+	}
+	if b.ctx, err = b.dev.RetainPrimaryCtx(); err != nil {
+		return nil, fmt.Errorf("cuda: device %d: retaining its context: %w", i, err)
+	}
+	if err := cu.SetCurrentContext(b.ctx); err != nil {
+		return nil, fmt.Errorf("cuda: device %d: %w", i, err)
+	}
+	s, err := cu.MakeStream(cu.NonBlocking)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: device %d: making a stream: %w", i, err)
+	}
+	b.sync = &stream{b: b, s: s}
+	opened[i] = b
+	return b, nil
+}
+
+// do runs fn on a locked OS thread with the device's context current.
+func (b *Backend) do(fn func() error) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := cu.SetCurrentContext(b.ctx); err != nil {
+		return fmt.Errorf("%s: making the context current: %w", b.name, err)
+	}
+	return fn()
+}
+
+// Name implements core.Backend.
+func (b *Backend) Name() string { return b.name }
+
+// IsCPU implements core.Backend.
+func (b *Backend) IsCPU() bool { return false }
+
+// Info implements core.Backend.
+func (b *Backend) Info() (core.Info, error) {
+	in := core.Info{Backend: b.name, DriverVersion: cu.Version(), PitchAlignment: pitchAlign}
+	err := b.do(func() error {
+		var err error
+		if in.Name, err = b.dev.Name(); err != nil {
+			return err
+		}
+		attrs := []struct {
+			a cu.DeviceAttribute
+			v *int
+		}{
+			{cu.ComputeCapabilityMajor, &in.ComputeCapability[0]},
+			{cu.ComputeCapabilityMinor, &in.ComputeCapability[1]},
+			{cu.MultiprocessorCount, &in.MultiProcessors},
+			{cu.MaxSharedMemoryPerBlock, &in.MaxSharedPerBlock},
+		}
+		for _, a := range attrs {
+			if *a.v, err = b.dev.Attribute(a.a); err != nil {
+				return err
+			}
+		}
+		in.FreeMemory, in.TotalMemory, err = cu.MemInfo()
+		return err
+	})
+	if err != nil {
+		return in, fmt.Errorf("%s: reading device info: %w", b.name, err)
+	}
+	return in, nil
+}
+
+// AllocHost implements core.Backend with page-locked (pinned) memory.
+func (b *Backend) AllocHost(size int) ([]byte, func() error, error) {
+	if size <= 0 {
+		return nil, nil, fmt.Errorf("%s: page-locked buffer of %d bytes", b.name, size)
+	}
+	var p unsafe.Pointer
+	err := b.do(func() error {
+		if r := C.gi_host_alloc(&p, C.size_t(size)); r != C.CUDA_SUCCESS {
+			if r == C.CUDA_ERROR_OUT_OF_MEMORY {
+				return &core.OutOfMemoryError{Device: b.name + " (page-locked host memory)", Bytes: int64(size)}
+			}
+			return fmt.Errorf("%s: cuMemHostAlloc(%d bytes): CUresult %d", b.name, size, int(r))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var once sync.Once
+	free := func() error {
+		var err error
+		once.Do(func() {
+			err = b.do(func() error {
+				if r := C.gi_host_free(p); r != C.CUDA_SUCCESS {
+					return fmt.Errorf("%s: cuMemFreeHost: CUresult %d", b.name, int(r))
+				}
+				return nil
+			})
+		})
+		return err
+	}
+	return unsafe.Slice((*byte)(p), size), free, nil
+}
+
+func (b *Backend) cuStream(s core.Stream) (cu.Stream, error) {
+	if s == nil {
+		return b.sync.s, nil
+	}
+	st, ok := s.(*stream)
+	if !ok || st.b != b {
+		return cu.Stream{}, fmt.Errorf("%s: stream belongs to another device", b.name)
+	}
+	if st.closed {
+		return cu.Stream{}, fmt.Errorf("%s: stream is closed", b.name)
+	}
+	return st.s, nil
+}
+
+// Copy2D implements core.Backend.
+func (b *Backend) Copy2D(c core.Copy, s core.Stream) error {
+	cs, err := b.cuStream(s)
+	if err != nil {
+		return err
+	}
+	if c.Rows == 0 || c.Width == 0 {
+		return nil
+	}
+	p := cu.Memcpy2dParam{WidthInBytes: int64(c.Width), Height: int64(c.Rows),
+		DstPitch: int64(c.DstPitch), SrcPitch: int64(c.SrcPitch)}
+	if c.Dst != nil {
+		p.DstMemoryType, p.DstDevice = cu.DeviceMemory, cu.DevicePtr(c.Dst.Ptr+uintptr(c.DstOff))
+	} else {
+		p.DstMemoryType, p.DstHost = cu.HostMemory, unsafe.Pointer(&c.DstHost[c.DstOff])
+	}
+	if c.Src != nil {
+		p.SrcMemoryType, p.SrcDevice = cu.DeviceMemory, cu.DevicePtr(c.Src.Ptr+uintptr(c.SrcOff))
+	} else {
+		p.SrcMemoryType, p.SrcHost = cu.HostMemory, unsafe.Pointer(&c.SrcHost[c.SrcOff])
+	}
+	err = b.do(func() error { return cu.Memcpy2DAsync(p, cs) })
+	if err != nil {
+		return fmt.Errorf("%s: 2-D copy of %dx%d bytes: %w", b.name, c.Width, c.Rows, err)
+	}
+	return nil
+}
+
+// Memset2D implements core.Backend.
+func (b *Backend) Memset2D(dst *core.Buffer, off, pitch, width, rows int, v byte, s core.Stream) error {
+	cs, err := b.cuStream(s)
+	if err != nil {
+		return err
+	}
+	if rows == 0 || width == 0 {
+		return nil
+	}
+	err = b.do(func() error {
+		return cu.MemsetD2D8Async(cu.DevicePtr(dst.Ptr+uintptr(off)), int64(pitch), v, int64(width), int64(rows), cs)
+	})
+	if err != nil {
+		return fmt.Errorf("%s: memset of %dx%d bytes: %w", b.name, width, rows, err)
+	}
+	return nil
+}
+
+// NewStream implements core.Backend.
+func (b *Backend) NewStream() (core.Stream, error) {
+	var s cu.Stream
+	err := b.do(func() error {
+		var err error
+		s, err = cu.MakeStream(cu.NonBlocking)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: making a stream: %w", b.name, err)
+	}
+	return &stream{b: b, s: s}, nil
+}
+
+// DefaultStream implements core.Backend.
+func (b *Backend) DefaultStream() core.Stream { return b.sync }
+
+func (b *Backend) function(name string) (cu.Function, error) {
+	b.modOnce.Do(func() {
+		b.modErr = b.do(func() error {
+			var err error
+			b.mod, err = cu.LoadData(string(kernels.Fatbin))
+			return err
+		})
+		if b.modErr != nil {
+			b.modErr = fmt.Errorf("%s: loading the kernel module: %w", b.name, b.modErr)
+		}
+	})
+	if b.modErr != nil {
+		return cu.Function{}, b.modErr
+	}
+	b.fnMu.Lock()
+	defer b.fnMu.Unlock()
+	if fn, ok := b.fns[name]; ok {
+		return fn, nil
+	}
+	var fn cu.Function
+	err := b.do(func() error {
+		var err error
+		fn, err = b.mod.Function(name)
+		return err
+	})
+	if err != nil {
+		return fn, fmt.Errorf("%s: kernel %s: %w", b.name, name, err)
+	}
+	b.fns[name] = fn
+	return fn, nil
+}
+
+// Launch implements core.Backend. Arguments are uintptr (device addresses), int
+// (passed as a 32-bit int), uint32, float32 or float64.
+func (b *Backend) Launch(s core.Stream, name string, grid, block [3]int, shmem int, args ...any) error {
+	cs, err := b.cuStream(s)
+	if err != nil {
+		return err
+	}
+	fn, err := b.function(name)
+	if err != nil {
+		return err
+	}
+	// cu's Launch copies 8 bytes from each parameter pointer; the driver then takes
+	// as many as the kernel's parameter has, from the low end (little-endian).
+	slots := make([]uint64, len(args))
+	ptrs := make([]unsafe.Pointer, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case uintptr:
+			slots[i] = uint64(v)
+		case int:
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return fmt.Errorf("%s: kernel %s: argument %d (%d) does not fit in 32 bits", b.name, name, i, v)
+			}
+			slots[i] = uint64(uint32(int32(v)))
+		case uint32:
+			slots[i] = uint64(v)
+		case float32:
+			slots[i] = uint64(math.Float32bits(v))
+		case float64:
+			slots[i] = math.Float64bits(v)
+		default:
+			return fmt.Errorf("%s: kernel %s: argument %d has unsupported type %T", b.name, name, i, a)
+		}
+		ptrs[i] = unsafe.Pointer(&slots[i])
+	}
+	for _, g := range [][3]int{grid, block} {
+		for _, d := range g {
+			if d <= 0 {
+				return fmt.Errorf("%s: kernel %s: empty launch grid %v block %v", b.name, name, grid, block)
+			}
+		}
+	}
+	err = b.do(func() error {
+		if err := fn.Launch(grid[0], grid[1], grid[2], block[0], block[1], block[2], shmem, cs, ptrs); err != nil {
+			return err
+		}
+		if b.syncLaunch {
+			return cs.Synchronize()
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: kernel %s (grid %v, block %v, %d B shared): %w", b.name, name, grid, block, shmem, err)
+	}
+	return nil
+}
+
+type stream struct {
+	b      *Backend
+	s      cu.Stream
+	closed bool
+}
+
+func (s *stream) Sync() error {
+	if s.closed {
+		return errors.New("stream is closed")
+	}
+	if err := s.b.do(s.s.Synchronize); err != nil {
+		return fmt.Errorf("%s: waiting for the stream: %w", s.b.name, err)
+	}
+	return nil
+}
+
+func (s *stream) Close() error {
+	if s.closed || s == s.b.sync {
+		return nil
+	}
+	s.closed = true
+	return s.b.do(func() error {
+		if err := s.s.Synchronize(); err != nil {
+			return err
+		}
+		return s.s.Destroy()
+	})
+}
+
+func (s *stream) Record() (core.Event, error) {
+	if s.closed {
+		return nil, errors.New("stream is closed")
+	}
+	var ev cu.Event
+	err := s.b.do(func() error {
+		var err error
+		if ev, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+			return err
+		}
+		return ev.Record(s.s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: recording an event: %w", s.b.name, err)
+	}
+	return &event{b: s.b, ev: ev}, nil
+}
+
+type event struct {
+	b      *Backend
+	ev     cu.Event
+	closed bool
+}
+
+func (e *event) Sync() error {
+	return e.b.do(e.ev.Synchronize)
+}
+
+func (e *event) Since(start core.Event) (d time.Duration, err error) {
+	st, ok := start.(*event)
+	if !ok || st.b != e.b {
+		return 0, fmt.Errorf("%s: events from different devices", e.b.name)
+	}
+	var ms float64
+	err = e.b.do(func() error {
+		var err error
+		ms, err = st.ev.Elapsed(e.ev)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("%s: event timing: %w", e.b.name, err)
+	}
+	return time.Duration(ms * 1e6), nil
+}
+
+func (e *event) Close() error {
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	return e.b.do(func() error { return cu.DestroyEvent(&e.ev) })
+}

@@ -1,0 +1,168 @@
+// Package testutil has the helpers gpuimg's tests share: random inputs of awkward
+// sizes, poisoned outputs and element-wise comparison with a tolerance.
+package testutil
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+)
+
+// Sizes are the (rows, cols) every operation is tested on: 1x1, one row, one
+// column, an odd-sized image and a tall thin one.
+var Sizes = [][2]int{{1, 1}, {1, 37}, {37, 1}, {300, 451}, {4097, 3}}
+
+// Types are every supported image type.
+var Types = []gpuimage.MatType{
+	gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4,
+	gpuimage.CV16UC1, gpuimage.CV16UC3, gpuimage.CV16UC4,
+	gpuimage.CV16SC1, gpuimage.CV16SC3, gpuimage.CV16SC4,
+	gpuimage.CV32FC1, gpuimage.CV32FC3, gpuimage.CV32FC4,
+}
+
+// Depths are every supported depth.
+var Depths = []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16U, gpuimage.Depth16S, gpuimage.Depth32F}
+
+// Rand returns a generator seeded from the test's name and a fresh seed, logged so
+// a failure can be replayed with GPUIMG_SEED.
+func Rand(t testing.TB) *rand.Rand {
+	seed := rand.Int63()
+	t.Logf("seed %d", seed)
+	return rand.New(rand.NewSource(seed))
+}
+
+// RandomBytes returns n elements of depth d as bytes: integers over the whole range,
+// floats in [-300, 600) so conversions saturate both ways.
+func RandomBytes(r *rand.Rand, d gpuimage.Depth, n int) []byte {
+	b := make([]byte, n*d.Size())
+	switch d {
+	case gpuimage.Depth32F:
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(r.Float64()*900-300)))
+		}
+	default:
+		r.Read(b)
+	}
+	return b
+}
+
+// Random returns a rows x cols image of type t on dev with random pixels, and the bytes.
+func Random(t testing.TB, r *rand.Rand, dev *gpuimage.Device, rows, cols int, mt gpuimage.MatType) (*gpuimage.Image, []byte) {
+	t.Helper()
+	data := RandomBytes(r, mt.Depth(), rows*cols*mt.Channels())
+	im, err := gpuimage.New(dev, rows, cols, mt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Upload(data); err != nil {
+		t.Fatal(err)
+	}
+	return im, data
+}
+
+// Poisoned returns a rows x cols image of type mt filled with 0xCD bytes (a NaN-free
+// pattern no operation produces by chance across a whole image).
+func Poisoned(t testing.TB, dev *gpuimage.Device, rows, cols int, mt gpuimage.MatType) *gpuimage.Image {
+	t.Helper()
+	im, err := gpuimage.New(dev, rows, cols, mt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]byte, rows*cols*mt.Channels()*mt.Depth().Size())
+	for i := range p {
+		p[i] = 0xCD
+	}
+	if err := im.Upload(p); err != nil {
+		t.Fatal(err)
+	}
+	return im
+}
+
+// Bytes downloads an image.
+func Bytes(t testing.TB, im *gpuimage.Image) []byte {
+	t.Helper()
+	b := make([]byte, im.Rows()*im.Cols()*im.ElemSize())
+	if err := im.Download(b); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Values decodes elements of depth d.
+func Values(d gpuimage.Depth, b []byte) []float64 {
+	n := len(b) / d.Size()
+	v := make([]float64, n)
+	for i := range v {
+		switch d {
+		case gpuimage.Depth8U:
+			v[i] = float64(b[i])
+		case gpuimage.Depth16U:
+			v[i] = float64(binary.LittleEndian.Uint16(b[2*i:]))
+		case gpuimage.Depth16S:
+			v[i] = float64(int16(binary.LittleEndian.Uint16(b[2*i:])))
+		case gpuimage.Depth32F:
+			v[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
+		}
+	}
+	return v
+}
+
+// Tolerance is the default allowed difference: ±1 for integer depths, 1e-5 relative
+// (with a 1e-6 absolute floor) for 32F.
+func Tolerance(d gpuimage.Depth) (abs, rel float64) {
+	if d == gpuimage.Depth32F {
+		return 1e-6, 1e-5
+	}
+	return 1, 0
+}
+
+// Diff describes how far got is from want.
+type Diff struct {
+	N, Bad, Exact int
+	MaxAbs        float64
+	First         string
+}
+
+// Compare compares elements of depth d and returns the statistics; an element is
+// bad when |got-want| > abs + rel*|want| or exactly one of them is NaN.
+func Compare(d gpuimage.Depth, got, want []byte, abs, rel float64) Diff {
+	g, w := Values(d, got), Values(d, want)
+	var r Diff
+	if len(g) != len(w) {
+		r.Bad = -1
+		r.First = fmt.Sprintf("lengths differ: %d vs %d", len(g), len(w))
+		return r
+	}
+	r.N = len(g)
+	for i := range g {
+		diff := math.Abs(g[i] - w[i])
+		if g[i] == w[i] || (math.IsNaN(g[i]) && math.IsNaN(w[i])) {
+			r.Exact++
+			continue
+		}
+		if diff > r.MaxAbs || math.IsNaN(diff) {
+			r.MaxAbs = diff
+		}
+		if !(diff <= abs+rel*math.Abs(w[i])) {
+			if r.Bad == 0 {
+				r.First = fmt.Sprintf("element %d: got %v, want %v", i, g[i], w[i])
+			}
+			r.Bad++
+		}
+	}
+	return r
+}
+
+// Check fails the test when got and want differ beyond the default tolerance.
+func Check(t testing.TB, what string, d gpuimage.Depth, got, want []byte) {
+	t.Helper()
+	abs, rel := Tolerance(d)
+	r := Compare(d, got, want, abs, rel)
+	if r.Bad != 0 {
+		t.Errorf("%s: %d of %d elements out of tolerance (max diff %g); %s", what, r.Bad, r.N, r.MaxAbs, r.First)
+	}
+}

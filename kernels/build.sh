@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Compiles kernels/*.cu into one fatbin (SASS for sm_75/80/86/89/90 and compute_90 PTX
+# for newer GPUs) and records the SHA-256 of the sources it was built from.
+#   build.sh            writes gpuimg.fatbin and sources.sha256 beside this script
+#   build.sh --check    compiles into a temporary folder only, failing on any register
+#                       spill or warning, and on sources that differ from sources.sha256
+set -euo pipefail
+cd "$(dirname "$0")"
+NVCC=${NVCC:-nvcc}
+out=gpuimg.fatbin
+check=0
+if [ "${1:-}" = "--check" ]; then
+  check=1
+  tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+  out=$tmp/gpuimg.fatbin
+fi
+archs=(-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
+       -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89
+       -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90)
+srcs=$(ls *.cu | sort)
+# One translation unit, so one module holds every kernel.
+unit=$(mktemp --suffix=.cu); trap 'rm -f "$unit"; [ -n "${tmp:-}" ] && rm -rf "$tmp"' EXIT
+for f in $srcs; do echo "#include \"$PWD/$f\""; done >"$unit"
+log=$(mktemp)
+"$NVCC" -fatbin -O3 -std=c++14 -I"$PWD" "${archs[@]}" -Xptxas -warn-spills,-warn-lmem-usage \
+  -o "$out" "$unit" 2>&1 | tee "$log"
+if grep -qiE 'spill|lmem|warning' "$log"; then
+  echo "kernels: nvcc/ptxas reported spills, local memory or warnings (above)" >&2
+  exit 1
+fi
+rm -f "$log"
+sum=$(sha256sum $(ls *.cu *.cuh | sort) | sha256sum | cut -d' ' -f1)
+if [ $check = 1 ]; then
+  if [ "$sum" != "$(cat sources.sha256)" ]; then
+    echo "kernels: sources changed since gpuimg.fatbin was built: run 'go generate ./kernels'" >&2
+    exit 1
+  fi
+  echo "kernels: compile check passed (no spills), fatbin is current"
+else
+  echo "$sum" >sources.sha256
+  echo "kernels: wrote $out ($(stat -c %s "$out") bytes), sources $sum"
+fi

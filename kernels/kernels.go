@@ -1,0 +1,22 @@
+// Package kernels embeds gpuimg's CUDA kernels: one fatbin compiled from the *.cu
+// sources in this folder by Debian's nvcc 11.8, with machine code for sm_75, sm_80,
+// sm_86, sm_89 and sm_90 and compute_90 PTX that newer GPUs compile at load time.
+//
+// Run `go generate ./kernels` after editing a source; a test fails while the
+// committed fatbin was built from other sources than the ones here.
+package kernels
+
+import _ "embed"
+
+//go:generate bash build.sh
+
+// Fatbin is the compiled module, ready for cuModuleLoadData.
+//
+//go:embed gpuimg.fatbin
+var Fatbin []byte
+
+// SourcesSHA256 is the hash of the sources Fatbin was built from, as build.sh
+// computes it (sha256sum of each *.cu and *.cuh file in name order, hashed again).
+//
+//go:embed sources.sha256
+var SourcesSHA256 string
