@@ -90,4 +90,3 @@ func init() {
 		return &im.st
 	})
 }
-

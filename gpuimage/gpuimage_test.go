@@ -1,0 +1,316 @@
+package gpuimage_test
+
+import (
+	"errors"
+	"image"
+	"image/color"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// devices lists the devices these tests run on: the CPU, and the first GPU in cuda
+// builds (which only run on GPU hosts).
+func devices(t *testing.T) []*gpuimage.Device {
+	devs := []*gpuimage.Device{gpuimage.CPU()}
+	if gpuimage.CUDAEnabled {
+		d, err := gpuimage.CUDA(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs = append(devs, d)
+	}
+	return devs
+}
+
+func TestBadInput(t *testing.T) {
+	for _, dev := range devices(t) {
+		t.Run(dev.Name(), func(t *testing.T) {
+			im, err := gpuimage.New(dev, 4, 5, gpuimage.CV8UC3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other, _ := gpuimage.New(dev, 5, 4, gpuimage.CV8UC1)
+			defer other.Close()
+			var nilImg *gpuimage.Image
+			closed, _ := gpuimage.New(dev, 2, 2, gpuimage.CV8UC1)
+			closed.Close()
+			var zero gpuimage.Image
+			cases := []struct {
+				name string
+				err  error
+				want error
+				msg  string
+			}{
+				{"New bad depth", second(gpuimage.New(dev, 2, 2, gpuimage.MatType(1))), gpuimage.ErrBadType, "depth"},
+				{"New bad channels", second(gpuimage.New(dev, 2, 2, gpuimage.MakeType(gpuimage.Depth8U, 2))), gpuimage.ErrBadType, "2 channels"},
+				{"New empty", second(gpuimage.New(dev, 0, 3, gpuimage.CV8UC1)), gpuimage.ErrEmpty, "0x3"},
+				{"New negative", second(gpuimage.New(dev, -1, 3, gpuimage.CV8UC1)), gpuimage.ErrEmpty, ""},
+				{"New huge", second(gpuimage.New(dev, 1<<31, 3, gpuimage.CV8UC1)), nil, "invalid image size"},
+				{"New nil device", second(gpuimage.New(nil, 2, 2, gpuimage.CV8UC1)), nil, "nil device"},
+				{"Upload short", im.Upload(make([]byte, 59)), gpuimage.ErrSizeMismatch, "needs 60 bytes, got 59"},
+				{"Download long", im.Download(make([]byte, 61)), gpuimage.ErrSizeMismatch, "needs 60 bytes"},
+				{"UploadData wrong type", gpuimage.UploadData(im, make([]float32, 60)), gpuimage.ErrTypeMismatch, "float32"},
+				{"closed Upload", closed.Upload(make([]byte, 4)), gpuimage.ErrClosed, "closed"},
+				{"closed ConvertTo", closed.ConvertTo(&zero, gpuimage.Depth32F, 1, 0), gpuimage.ErrClosed, ""},
+				{"closed as output", im.CopyTo(closed), gpuimage.ErrClosed, ""},
+				{"nil SetTo", nilImg.SetTo(gpuimage.Scalar{}), gpuimage.ErrNil, "nil"},
+				{"nil output", im.ConvertTo(nil, gpuimage.Depth8U, 1, 0), gpuimage.ErrNil, ""},
+				{"zero image input", zero.CopyTo(im), gpuimage.ErrEmpty, "empty"},
+				{"ConvertTo bad depth", im.ConvertTo(&zero, gpuimage.Depth(4), 1, 0), gpuimage.ErrBadType, "depth"},
+				{"AddAlpha on 1 channel", other.AddAlpha(&zero), gpuimage.ErrBadType, "want 3"},
+				{"RemoveAlpha on 3 channels", im.RemoveAlpha(&zero), gpuimage.ErrBadType, "want 4"},
+				{"ExtractChannel out of range", im.ExtractChannel(&zero, 3), nil, "channel 3 of a 3-channel"},
+				{"Region outside", second(im.Region(image.Rect(3, 3, 6, 5))), nil, "outside"},
+				{"Region empty", second(im.Region(image.Rect(1, 1, 1, 3))), nil, "empty"},
+				{"Merge sizes", gpuimage.Merge([]*gpuimage.Image{other, mustNew(t, dev, 4, 5, gpuimage.CV8UC1), other}, &zero), gpuimage.ErrSizeMismatch, "plane 1"},
+				{"Merge channels", gpuimage.Merge([]*gpuimage.Image{im, im, im}, &zero), gpuimage.ErrBadType, "3 channels"},
+				{"Merge count", gpuimage.Merge([]*gpuimage.Image{other, other}, &zero), gpuimage.ErrBadType, "2 planes"},
+				{"Merge none", gpuimage.Merge(nil, &zero), gpuimage.ErrBadType, "0 planes"},
+				{"ToImage float", second(mustNew(t, dev, 2, 2, gpuimage.CV32FC1).ToImage()), gpuimage.ErrBadType, "convert to 8U"},
+				{"FromImage nil", second(gpuimage.FromImage(dev, nil)), nil, "nil image"},
+			}
+			for _, c := range cases {
+				if c.err == nil {
+					t.Errorf("%s: no error", c.name)
+					continue
+				}
+				if c.want != nil && !errors.Is(c.err, c.want) {
+					t.Errorf("%s: error %q is not %q", c.name, c.err, c.want)
+				}
+				if !strings.Contains(c.err.Error(), c.msg) || !strings.HasPrefix(c.err.Error(), "gpuimage: ") {
+					t.Errorf("%s: error %q should start with 'gpuimage: ' and mention %q", c.name, c.err, c.msg)
+				}
+			}
+			if err := closed.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+			im.Close()
+		})
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+func mustNew(t *testing.T, dev *gpuimage.Device, rows, cols int, mt gpuimage.MatType) *gpuimage.Image {
+	t.Helper()
+	im, err := gpuimage.New(dev, rows, cols, mt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { im.Close() })
+	return im
+}
+
+func TestCUDAWithoutTag(t *testing.T) {
+	if gpuimage.CUDAEnabled {
+		t.Skip("cuda build")
+	}
+	_, err := gpuimage.CUDA(0)
+	if err == nil || !strings.Contains(err.Error(), "rebuild with -tags cuda") {
+		t.Fatalf("CUDA(0) in a build without cuda: %v", err)
+	}
+	d, err := gpuimage.Default()
+	if err != nil || d != gpuimage.CPU() {
+		t.Fatalf("Default() = %v, %v; want the CPU", d, err)
+	}
+}
+
+func TestDeviceInfo(t *testing.T) {
+	for _, dev := range devices(t) {
+		in, err := dev.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Name == "" || in.Device != dev.Name() {
+			t.Errorf("%s: info %+v", dev, in)
+		}
+		if dev.IsCUDA() && (in.TotalMemory == 0 || in.ComputeCapability[0] == 0) {
+			t.Errorf("%s: info %+v", dev, in)
+		}
+		t.Log(in)
+	}
+}
+
+func TestRegionSharesMemoryAndOutlivesParent(t *testing.T) {
+	for _, dev := range devices(t) {
+		parent := mustNew(t, dev, 6, 7, gpuimage.CV16UC1)
+		parent.SetTo(gpuimage.NewScalar(1, 0, 0, 0))
+		v, err := parent.Region(image.Rect(2, 1, 5, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Rows() != 3 || v.Cols() != 3 || v.Pitch() != parent.Pitch() {
+			t.Fatalf("view %v pitch %d", v, v.Pitch())
+		}
+		v.SetTo(gpuimage.NewScalar(9, 0, 0, 0))
+		got, _ := gpuimage.ToData[uint16](parent)
+		for y := 0; y < 6; y++ {
+			for x := 0; x < 7; x++ {
+				want := uint16(1)
+				if x >= 2 && x < 5 && y >= 1 && y < 4 {
+					want = 9
+				}
+				if got[y*7+x] != want {
+					t.Fatalf("%s: pixel (%d,%d) = %d, want %d", dev, x, y, got[y*7+x], want)
+				}
+			}
+		}
+		parent.Close()
+		// The view keeps the memory alive.
+		vals, err := gpuimage.ToData[uint16](v)
+		if err != nil || vals[0] != 9 {
+			t.Fatalf("view after parent closed: %v %v", vals, err)
+		}
+		v.Close()
+	}
+}
+
+func TestConvertInPlaceAndReuse(t *testing.T) {
+	for _, dev := range devices(t) {
+		im, err := gpuimage.NewFromData(dev, 1, 4, gpuimage.CV8UC1, []uint8{0, 1, 2, 255})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := im.ConvertTo(im, gpuimage.Depth32F, 0.5, 1); err != nil {
+			t.Fatal(err)
+		}
+		got, err := gpuimage.ToData[float32](im)
+		if err != nil || im.Type() != gpuimage.CV32FC1 {
+			t.Fatal(err, im)
+		}
+		for i, want := range []float32{1, 1.5, 2, 128.5} {
+			if got[i] != want {
+				t.Errorf("%s: in-place ConvertTo[%d] = %v, want %v", dev, i, got[i], want)
+			}
+		}
+		// Round half to even, saturation, as OpenCV.
+		if err := im.ConvertTo(im, gpuimage.Depth8U, 1, 0.5); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := gpuimage.ToData[uint8](im)
+		if want := []uint8{2, 2, 2, 129}; string(b) != string(want) {
+			t.Errorf("%s: ConvertTo 8U = %v, want %v", dev, b, want)
+		}
+		im.Close()
+	}
+}
+
+func TestGoImageRoundTrip(t *testing.T) {
+	r := tu.Rand(t)
+	for _, dev := range devices(t) {
+		nrgba := image.NewNRGBA(image.Rect(3, 4, 3+17, 4+9))
+		r.Read(nrgba.Pix)
+		gray := image.NewGray(image.Rect(0, 0, 5, 3))
+		r.Read(gray.Pix)
+		g16 := image.NewGray16(image.Rect(0, 0, 5, 3))
+		r.Read(g16.Pix)
+		n64 := image.NewNRGBA64(image.Rect(0, 0, 4, 2))
+		r.Read(n64.Pix)
+		ycc := image.NewYCbCr(image.Rect(0, 0, 6, 4), image.YCbCrSubsampleRatio420)
+		r.Read(ycc.Y)
+		for _, c := range []struct {
+			img  image.Image
+			want gpuimage.MatType
+		}{{nrgba, gpuimage.CV8UC4}, {gray, gpuimage.CV8UC1}, {g16, gpuimage.CV16UC1}, {n64, gpuimage.CV16UC4}, {ycc, gpuimage.CV8UC3}} {
+			im, err := gpuimage.FromImage(dev, c.img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if im.Type() != c.want {
+				t.Errorf("%T → %v, want %v", c.img, im.Type(), c.want)
+			}
+			back, err := im.ToImage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := c.img.Bounds()
+			for y := 0; y < b.Dy(); y++ {
+				for x := 0; x < b.Dx(); x++ {
+					w := color.NRGBA64Model.Convert(c.img.At(b.Min.X+x, b.Min.Y+y))
+					g := color.NRGBA64Model.Convert(back.At(x, y))
+					if _, isYCC := c.img.(*image.YCbCr); isYCC {
+						w = color.NRGBAModel.Convert(c.img.At(b.Min.X+x, b.Min.Y+y))
+						g = color.NRGBAModel.Convert(back.At(x, y))
+					}
+					if w != g {
+						t.Fatalf("%T pixel (%d,%d): got %v, want %v", c.img, x, y, g, w)
+					}
+				}
+			}
+			im.Close()
+		}
+	}
+}
+
+func TestHostBufferAndStreams(t *testing.T) {
+	r := tu.Rand(t)
+	for _, dev := range devices(t) {
+		const rows, cols = 64, 99
+		var wg sync.WaitGroup
+		for g := 0; g < 4; g++ {
+			wg.Add(1)
+			go func(seed int64) {
+				defer wg.Done()
+				s, err := dev.NewStream()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer s.Close()
+				in, _ := dev.NewHostBuffer(rows * cols * 3)
+				out, _ := dev.NewHostBuffer(rows * cols * 3 * 4)
+				defer in.Close()
+				defer out.Close()
+				for i := range in.Bytes() {
+					in.Bytes()[i] = byte(int64(i)*seed + 7)
+				}
+				src, _ := gpuimage.New(dev, rows, cols, gpuimage.CV8UC3)
+				var dst gpuimage.Image
+				on := gpuimage.OnStream(s)
+				if err := src.Upload(in.Bytes(), on); err != nil {
+					t.Error(err)
+				}
+				if err := src.ConvertTo(&dst, gpuimage.Depth32F, 2, 1, on); err != nil {
+					t.Error(err)
+				}
+				if err := dst.Download(out.Bytes(), on); err != nil {
+					t.Error(err)
+				}
+				src.Close() // memory must not be reused before the queued work ends
+				dst.Close()
+				if err := s.Synchronize(); err != nil {
+					t.Error(err)
+				}
+				got := tu.Values(gpuimage.Depth32F, out.Bytes())
+				for i, v := range in.Bytes() {
+					if got[i] != float64(v)*2+1 {
+						t.Errorf("%s stream %d: element %d = %v, want %v", dev, seed, i, got[i], float64(v)*2+1)
+						return
+					}
+				}
+			}(int64(r.Intn(1000) + 1))
+		}
+		wg.Wait()
+	}
+}
+
+func TestStreamOfAnotherDevice(t *testing.T) {
+	devs := devices(t)
+	if len(devs) < 2 {
+		t.Skip("needs the CPU and a GPU")
+	}
+	s, _ := devs[1].NewStream()
+	defer s.Close()
+	im := mustNew(t, devs[0], 2, 2, gpuimage.CV8UC1)
+	if err := im.SetTo(gpuimage.Scalar{}, gpuimage.OnStream(s)); !errors.Is(err, gpuimage.ErrDeviceMismatch) {
+		t.Fatalf("stream of another device: %v", err)
+	}
+	gim := mustNew(t, devs[1], 2, 2, gpuimage.CV8UC1)
+	if err := im.CopyTo(gim); !errors.Is(err, gpuimage.ErrDeviceMismatch) {
+		t.Fatalf("CopyTo another device: %v", err)
+	}
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds everything the GPU host runs into .gpu/ (git-ignored): every package's test
+# binary and the CLI and bench, all with -tags cuda,noopencv (no OpenCV there),
+# stripped, plus run.sh, which runs them all and ends with a pass/fail summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/usr/local/go/bin:$PATH
+rm -rf .gpu && mkdir -p .gpu/tests
+tags=cuda,noopencv
+for pkg in $(go list -tags $tags ./...); do
+  rel=${pkg#github.com/gpuimg/gpuimg}; rel=${rel#/}; [ -n "$rel" ] || rel=.
+  if [ -n "$(go list -tags $tags -f '{{join .TestGoFiles ""}}{{join .XTestGoFiles ""}}' "$pkg")" ]; then
+    name=$(echo "$rel" | tr / _)
+    go test -c -tags $tags -ldflags='-s -w' -o ".gpu/tests/$name.test" "./$rel"
+    echo "$rel" >".gpu/tests/$name.dir"
+  fi
+done
+go build -tags $tags -ldflags='-s -w' -o .gpu/gpuimg ./cmd/gpuimg
+go build -tags $tags -ldflags='-s -w' -o .gpu/bench ./bench
+cp scripts/gpu-run.sh .gpu/run.sh
+du -sh .gpu
+ls -la .gpu .gpu/tests

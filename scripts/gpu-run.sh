@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs on the GPU host from the repository root: bash .gpu/run.sh
+# Every package's tests (CUDA against the CPU device), compute-sanitizer memcheck
+# and racecheck on the gpuimage tests, CLI smoke tests, and the benchmarks.
+# Logs and the benchmark CSV go to $OUT (or .gpu/out). Ends with a summary.
+set -u
+root=$(pwd)
+out=${OUT:-$root/.gpu/out}
+mkdir -p "$out"
+declare -a names results
+step() { # step NAME COMMAND...: runs it, logs to $out/NAME.log, records PASS/FAIL
+  local name=$1; shift
+  local t0=$(date +%s%N)
+  if "$@" >"$out/$name.log" 2>&1; then r=PASS; else r="FAIL($?)"; fi
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  local t=$((ms / 1000)).$(( (ms % 1000) / 100 ))
+  names+=("$name"); results+=("$r ${t}s")
+  echo "== $name: $r (${t}s)"
+  [ "$r" = PASS ] || tail -30 "$out/$name.log"
+}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+
+for t in .gpu/tests/*.test; do
+  name=$(basename "$t" .test); dir=$(cat "${t%.test}.dir")
+  step "test-$name" bash -c "cd '$root/$dir' && '$root/$t' -test.count=1 -test.v -test.timeout=300s"
+  grep -E '^(--- FAIL|ok|PASS|FAIL)' "$out/test-$name.log" | tail -3
+done
+
+san=/usr/local/cuda/bin/compute-sanitizer
+if [ -x "$san" ]; then
+  g=.gpu/tests/gpuimage.test
+  step sanitizer-memcheck bash -c "cd gpuimage && $san --tool memcheck --leak-check full --error-exitcode 9 '$root/$g' -test.run 'CUDA(ConvertTo|SetToCopyToShuffles)/(1x1|37x1|300x451)/CV_(8UC3|16SC4|32FC1)' -test.count=1"
+  step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
+fi
+
+cli=.gpu/gpuimg
+step cli-info $cli info
+step cli-convert bash -c "$cli convert testdata/images/chelsea.png -o '$out/chelsea32.tiff' -depth 8U -alpha 0.5 -device cuda && $cli convert testdata/images/chelsea.png -o '$out/chelsea-cpu.tiff' -depth 8U -alpha 0.5 -device cpu && cmp '$out/chelsea32.tiff' '$out/chelsea-cpu.tiff'"
+step cli-bad-input bash -c "$cli convert nope.png -o '$out/x.png'; test \$? = 1 && $cli bogus; test \$? = 2"
+
+step bench .gpu/bench -sizes 1920x1080,3840x2160 -reps 50 -o "$out/bench.csv"
+cat "$out/bench.log"
+
+ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+if [ -x "$ncu" ]; then
+  step ncu-convert "$ncu" --kernel-name regex:gi_convert_8u_32f --launch-skip 3 --launch-count 1 \
+    --section SpeedOfLight --section MemoryWorkloadAnalysis .gpu/bench -only "convertTo 8UC3" -sizes 3840x2160 -reps 3 -warmup 3
+  grep -E "DRAM Throughput|Memory Throughput|Duration|gi_convert" "$out/ncu-convert.log" | head -8
+fi
+
+echo; echo "==== summary ($(date -u +%FT%TZ), $(cat "$out/gpu.txt"))"
+fails=0
+for i in "${!names[@]}"; do
+  printf '%-40s %s\n' "${names[$i]}" "${results[$i]}"
+  case "${results[$i]}" in PASS*) ;; *) fails=$((fails+1));; esac
+done
+echo "${#names[@]} steps: $(( ${#names[@]} - fails )) passed, $fails failed"
+[ $fails = 0 ]
