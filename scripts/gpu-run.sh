@@ -48,6 +48,7 @@ if [ -x "$ncu" ]; then
   grep -E "DRAM Throughput|Memory Throughput|Duration|gi_convert" "$out/ncu-convert.log" | head -8
 fi
 
+{
 echo; echo "==== summary ($(date -u +%FT%TZ), $(cat "$out/gpu.txt"))"
 fails=0
 for i in "${!names[@]}"; do
@@ -55,4 +56,7 @@ for i in "${!names[@]}"; do
   case "${results[$i]}" in PASS*) ;; *) fails=$((fails+1));; esac
 done
 echo "${#names[@]} steps: $(( ${#names[@]} - fails )) passed, $fails failed"
-[ $fails = 0 ]
+} 2>&1 | tee "$out/summary.txt"
+# Only a few files come back from the GPU host: pack the logs into one archive.
+(cd "$out" && tar czf logs.tgz *.log && rm -f *.log)
+exit $(( $(grep -c ' FAIL(' "$out/summary.txt") > 0 ))

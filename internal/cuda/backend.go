@@ -12,11 +12,31 @@ package cuda
 #cgo CFLAGS: -I/usr/local/cuda/include
 #cgo LDFLAGS: -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs -lcuda
 #include <cuda.h>
+#include <string.h>
 
 static CUresult gi_host_alloc(void** p, size_t n) {
 	return cuMemHostAlloc(p, n, CU_MEMHOSTALLOC_PORTABLE);
 }
 static CUresult gi_host_free(void* p) { return cuMemFreeHost(p); }
+
+// gi_memcpy2d copies height rows of width bytes; a zero device address means the
+// host pointer is used on that side. (gorgonia.org/cu v0.9.6's Memcpy2DAsync
+// dereferences the unused CUDA-array fields and crashes.)
+static CUresult gi_memcpy2d(CUdeviceptr dstD, void* dstH, size_t dstPitch,
+                            CUdeviceptr srcD, const void* srcH, size_t srcPitch,
+                            size_t width, size_t height, CUstream s) {
+	CUDA_MEMCPY2D p;
+	memset(&p, 0, sizeof p);
+	if (dstD) { p.dstMemoryType = CU_MEMORYTYPE_DEVICE; p.dstDevice = dstD; }
+	else      { p.dstMemoryType = CU_MEMORYTYPE_HOST;   p.dstHost = dstH; }
+	if (srcD) { p.srcMemoryType = CU_MEMORYTYPE_DEVICE; p.srcDevice = srcD; }
+	else      { p.srcMemoryType = CU_MEMORYTYPE_HOST;   p.srcHost = srcH; }
+	p.dstPitch = dstPitch;
+	p.srcPitch = srcPitch;
+	p.WidthInBytes = width;
+	p.Height = height;
+	return cuMemcpy2DAsync(&p, s);
+}
 */
 import "C"
 
@@ -209,19 +229,25 @@ func (b *Backend) Copy2D(c core.Copy, s core.Stream) error {
 	if c.Rows == 0 || c.Width == 0 {
 		return nil
 	}
-	p := cu.Memcpy2dParam{WidthInBytes: int64(c.Width), Height: int64(c.Rows),
-		DstPitch: int64(c.DstPitch), SrcPitch: int64(c.SrcPitch)}
+	var dstD, srcD C.CUdeviceptr
+	var dstH, srcH unsafe.Pointer
 	if c.Dst != nil {
-		p.DstMemoryType, p.DstDevice = cu.DeviceMemory, cu.DevicePtr(c.Dst.Ptr+uintptr(c.DstOff))
+		dstD = C.CUdeviceptr(c.Dst.Ptr + uintptr(c.DstOff))
 	} else {
-		p.DstMemoryType, p.DstHost = cu.HostMemory, unsafe.Pointer(&c.DstHost[c.DstOff])
+		dstH = unsafe.Pointer(&c.DstHost[c.DstOff])
 	}
 	if c.Src != nil {
-		p.SrcMemoryType, p.SrcDevice = cu.DeviceMemory, cu.DevicePtr(c.Src.Ptr+uintptr(c.SrcOff))
+		srcD = C.CUdeviceptr(c.Src.Ptr + uintptr(c.SrcOff))
 	} else {
-		p.SrcMemoryType, p.SrcHost = cu.HostMemory, unsafe.Pointer(&c.SrcHost[c.SrcOff])
+		srcH = unsafe.Pointer(&c.SrcHost[c.SrcOff])
 	}
-	err = b.do(func() error { return cu.Memcpy2DAsync(p, cs) })
+	err = b.do(func() error {
+		if r := C.gi_memcpy2d(dstD, dstH, C.size_t(c.DstPitch), srcD, srcH, C.size_t(c.SrcPitch),
+			C.size_t(c.Width), C.size_t(c.Rows), streamHandle(cs)); r != C.CUDA_SUCCESS {
+			return fmt.Errorf("cuMemcpy2DAsync: CUresult %d", int(r))
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("%s: 2-D copy of %dx%d bytes: %w", b.name, c.Width, c.Rows, err)
 	}
@@ -351,6 +377,9 @@ func (b *Backend) Launch(s core.Stream, name string, grid, block [3]int, shmem i
 	}
 	return nil
 }
+
+// streamHandle is the CUstream inside a cu.Stream (a struct of that one field).
+func streamHandle(s cu.Stream) C.CUstream { return *(*C.CUstream)(unsafe.Pointer(&s)) }
 
 type stream struct {
 	b      *Backend
