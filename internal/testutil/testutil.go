@@ -13,8 +13,8 @@ import (
 )
 
 // Sizes are the (rows, cols) every operation is tested on: 1x1, one row, one
-// column, an odd-sized image and a tall thin one.
-var Sizes = [][2]int{{1, 1}, {1, 37}, {37, 1}, {300, 451}, {4097, 3}}
+// column, an odd-sized image (451 wide, 300 high) and thin ones both ways.
+var Sizes = [][2]int{{1, 1}, {1, 37}, {37, 1}, {300, 451}, {4097, 3}, {3, 4097}}
 
 // Types are every supported image type.
 var Types = []gpuimage.MatType{
