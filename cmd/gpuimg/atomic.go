@@ -20,6 +20,11 @@ func atomicWrite(path string, write func(tmp string) error) error {
 		os.Remove(tmp)
 		return err
 	}
+	// CreateTemp makes the file private; outputs get the usual permissions.
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return err

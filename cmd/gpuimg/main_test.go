@@ -35,8 +35,8 @@ func TestConvertEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("convert: %d %s", code, errs)
 	}
-	if st, err := os.Stat(out); err != nil || st.Size() == 0 {
-		t.Fatalf("no output: %v", err)
+	if st, err := os.Stat(out); err != nil || st.Size() == 0 || st.Mode().Perm() != 0o644 {
+		t.Fatalf("output: %v %v", st, err)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
