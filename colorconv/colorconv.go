@@ -1,0 +1,86 @@
+// Package colorconv converts images between colour spaces on the GPU or the CPU, as
+// OpenCV's cvtColor and transform do: the same codes, value ranges and rounding.
+//
+// 8-bit and 16-bit results follow OpenCV's fixed-point arithmetic where OpenCV uses
+// it (gray, YCrCb, YUV, XYZ, HSV), so they are bit-exact with OpenCV; the non-linear
+// spaces go through float as OpenCV does and agree within ±1. Value ranges:
+//   - 8U hue is 0..180 (HSV, HLS) or 0..255 (the _FULL codes); 32F hue is 0..360;
+//   - 8U Lab is L*255/100, a+128, b+128; 32F Lab has L in 0..100;
+//   - 8U Luv is L*255/100, (u+134)*255/354, (v+140)*255/262;
+//   - 32F inputs of the non-linear conversions are expected in 0..1.
+package colorconv
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// CvtColor converts src to dst with the given code. dst is (re)allocated as the
+// code requires, as gocv does, and may not be src itself. src may be a region view.
+// OpenCV's rules apply: the BGR-to-X codes take 3 or 4 channels, the others 3
+// (GRAY2X: 1); depths 8U, 16U and 32F (HSV, HLS, Lab, Luv: 8U and 32F).
+func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) error {
+	sp, ok := specs[code]
+	if !ok {
+		return fmt.Errorf("colorconv.CvtColor: unknown or unsupported code %d", int(code))
+	}
+	s := core.StateOf(src)
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("colorconv.CvtColor %v: %w", code, err)
+	}
+	if src == dst {
+		return fmt.Errorf("colorconv.CvtColor %v: dst must not be src", code)
+	}
+	if !strings.Contains(" "+sp.depths+" ", " "+s.Depth.String()+" ") {
+		return fmt.Errorf("colorconv.CvtColor %v: %w: depth %v (this code takes %s)", code, gpuimage.ErrBadType, s.Depth, sp.depths)
+	}
+	okCn := false
+	for _, c := range sp.scn {
+		okCn = okCn || c == s.Chans
+	}
+	if !okCn {
+		return fmt.Errorf("colorconv.CvtColor %v: %w: %d channels (this code takes %v)", code, gpuimage.ErrBadType, s.Chans, sp.scn)
+	}
+	param := sp.param
+	if s.Depth == core.Depth32F {
+		param = sp.floatP
+	}
+	d := core.StateOf(dst)
+	if err := d.Create(s.Dev, s.Rows, s.Cols, s.Depth, sp.dcn); err != nil {
+		return fmt.Errorf("colorconv.CvtColor %v: %w", code, err)
+	}
+	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
+		if s.Dev.IsCPU() {
+			return cpuConvert(sp.fam, d, s, sp.bidx, param)
+		}
+		name := fmt.Sprintf("gi_cvt_%s_%s_%d%d", sp.fam, core.KernelSuffix(s.Depth), s.Chans, d.Chans)
+		return launch(str, name, s, d, sp.bidx, param)
+	})
+	if err != nil {
+		return fmt.Errorf("colorconv.CvtColor %v: %w", code, err)
+	}
+	return nil
+}
+
+// vecWidth is the widest access (16, 4 or 1 bytes) both images' rows allow.
+func vecWidth(imgs ...*core.State) int {
+	for _, n := range []int{16, 4} {
+		ok := true
+		for _, im := range imgs {
+			ok = ok && im.Aligned(n)
+		}
+		if ok {
+			return n
+		}
+	}
+	return 1
+}
+
+// launch runs a colour kernel: 4 pixels per thread, 128 threads per block.
+func launch(str core.Stream, name string, s, d *core.State, extra ...any) error {
+	args := append([]any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, vecWidth(s, d)}, extra...)
+	return s.Dev.Launch(str, name, core.Grid((s.Cols+3)/4, s.Rows, 128), [3]int{128, 1, 1}, 0, args...)
+}

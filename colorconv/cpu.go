@@ -1,0 +1,593 @@
+package colorconv
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/cpu"
+)
+
+// The CPU device's conversions: per-pixel functions with the kernels' arithmetic.
+
+type pixFunc[T cpu.Elem] func(s, d []T)
+
+func cpuConvert(fam family, d, s *core.State, bidx, param int) error {
+	switch s.Depth {
+	case core.Depth8U:
+		return cpuFamily[uint8](fam, d, s, bidx, param)
+	case core.Depth16U:
+		return cpuFamily[uint16](fam, d, s, bidx, param)
+	case core.Depth32F:
+		return cpuFamily[float32](fam, d, s, bidx, param)
+	}
+	return fmt.Errorf("depth %v", s.Depth)
+}
+
+func cpuFamily[T cpu.Elem](fam family, d, s *core.State, bidx, p int) error {
+	dcn := d.Chans
+	var f pixFunc[T]
+	switch fam {
+	case "rgb":
+		f = rgb2rgb[T](bidx, s.Chans, dcn)
+	case "gray":
+		f = rgb2gray[T](bidx)
+	case "fromgray":
+		f = gray2rgb[T](dcn)
+	case "ycc":
+		f = rgb2ycc[T](bidx, p)
+	case "fromycc":
+		f = ycc2rgb[T](bidx, p, dcn)
+	case "xyz":
+		f = rgb2xyz[T](bidx)
+	case "fromxyz":
+		f = xyz2rgb[T](bidx, dcn)
+	case "hsv":
+		f = rgb2hsv[T](bidx, p)
+	case "fromhsv":
+		f = hsv2rgbPix[T](bidx, p, dcn)
+	case "hls":
+		f = rgb2hlsPix[T](bidx, p)
+	case "fromhls":
+		f = hls2rgbPix[T](bidx, p, dcn)
+	case "lab":
+		f = rgb2lab[T](bidx, p)
+	case "fromlab":
+		f = lab2rgb[T](bidx, p, dcn)
+	case "luv":
+		f = rgb2luv[T](bidx, p)
+	case "fromluv":
+		f = luv2rgb[T](bidx, p, dcn)
+	default:
+		return fmt.Errorf("no CPU conversion for %s", fam)
+	}
+	perPixel(d, s, f)
+	return nil
+}
+
+// perPixel applies f to every pixel, rows in parallel.
+func perPixel[T cpu.Elem](d, s *core.State, f pixFunc[T]) {
+	sv, dv := cpu.HostView(s), cpu.HostView(d)
+	scn, dcn := s.Chans, d.Chans
+	cpu.ParallelRows(s.Rows, s.RowBytes()*8, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			in, out := cpu.Row[T](sv, y), cpu.Row[T](dv, y)
+			for x := 0; x < s.Cols; x++ {
+				f(in[x*scn:x*scn+scn], out[x*dcn:x*dcn+dcn])
+			}
+		}
+	})
+}
+
+func isFloat[T cpu.Elem]() bool {
+	var z T
+	_, ok := any(z).(float32)
+	return ok
+}
+
+// maxOf is the opaque alpha of T.
+func maxOf[T cpu.Elem]() T {
+	var z T
+	switch any(z).(type) {
+	case uint8:
+		return T(cpu.Saturate[uint8](255))
+	case uint16:
+		return T(cpu.Saturate[uint16](65535))
+	}
+	return T(cpu.Saturate[float32](1))
+}
+
+func bgr[T cpu.Elem](s []T, bidx int) (b, g, r T) {
+	if bidx == 0 {
+		return s[0], s[1], s[2]
+	}
+	return s[2], s[1], s[0]
+}
+
+func putBGR[T cpu.Elem](d []T, bidx int, b, g, r T) {
+	if bidx == 0 {
+		d[0], d[1], d[2] = b, g, r
+	} else {
+		d[0], d[1], d[2] = r, g, b
+	}
+}
+
+func alpha[T cpu.Elem](d []T, dcn int) {
+	if dcn == 4 {
+		d[3] = maxOf[T]()
+	}
+}
+
+// descale is OpenCV's CV_DESCALE: rounding right shift (arithmetic for negatives).
+func descale(x, n int) int { return (x + 1<<(n-1)) >> n }
+
+// satI saturates an integer to T's range.
+func satI[T cpu.Elem](v int) T { return cpu.Saturate[T](float32(v)) }
+
+func rgb2rgb[T cpu.Elem](bidx, scn, dcn int) pixFunc[T] {
+	return func(s, d []T) {
+		b, g, r := bgr(s, bidx)
+		d[0], d[1], d[2] = b, g, r
+		if dcn == 4 {
+			if scn == 4 {
+				d[3] = s[3]
+			} else {
+				d[3] = maxOf[T]()
+			}
+		}
+	}
+}
+
+func rgb2gray[T cpu.Elem](bidx int) pixFunc[T] {
+	if isFloat[T]() {
+		return func(s, d []T) {
+			b, g, r := bgr(s, bidx)
+			d[0] = T(float32(b)*0.114 + float32(g)*0.587 + float32(r)*0.299)
+		}
+	}
+	return func(s, d []T) {
+		b, g, r := bgr(s, bidx)
+		d[0] = T(descale(int(b)*3735+int(g)*19235+int(r)*9798, 15)) // OpenCV 4's 15-bit weights
+	}
+}
+
+func gray2rgb[T cpu.Elem](dcn int) pixFunc[T] {
+	return func(s, d []T) {
+		d[0], d[1], d[2] = s[0], s[0], s[0]
+		alpha(d, dcn)
+	}
+}
+
+func rgb2ycc[T cpu.Elem](bidx, yuv int) pixFunc[T] {
+	if isFloat[T]() {
+		c3, c4 := float32(0.713), float32(0.564)
+		if yuv == 1 {
+			c3, c4 = 0.877, 0.492
+		}
+		return func(s, d []T) {
+			b, g, r := bgr(s, bidx)
+			Y := float32(b)*0.114 + float32(g)*0.587 + float32(r)*0.299
+			cr, cb := (float32(r)-Y)*c3+0.5, (float32(b)-Y)*c4+0.5
+			d[0] = T(Y)
+			if yuv == 1 {
+				d[1], d[2] = T(cb), T(cr)
+			} else {
+				d[1], d[2] = T(cr), T(cb)
+			}
+		}
+	}
+	c3, c4 := 11682, 9241
+	if yuv == 1 {
+		c3, c4 = 14369, 8061
+	}
+	delta := int(maxOf[T]()/2+1) << 14 // 128 or 32768, times 2^14
+	return func(s, d []T) {
+		b, g, r := bgr(s, bidx)
+		Y := descale(int(b)*1868+int(g)*9617+int(r)*4899, 14)
+		cr, cb := descale((int(r)-Y)*c3+delta, 14), descale((int(b)-Y)*c4+delta, 14)
+		d[0] = satI[T](Y)
+		if yuv == 1 {
+			d[1], d[2] = satI[T](cb), satI[T](cr)
+		} else {
+			d[1], d[2] = satI[T](cr), satI[T](cb)
+		}
+	}
+}
+
+func ycc2rgb[T cpu.Elem](bidx, yuv, dcn int) pixFunc[T] {
+	order := func(s []T) (Y, cr, cb T) {
+		if yuv == 1 {
+			return s[0], s[2], s[1]
+		}
+		return s[0], s[1], s[2]
+	}
+	if isFloat[T]() {
+		c0, c1, c2, c3 := float32(1.403), float32(-0.714), float32(-0.344), float32(1.773)
+		if yuv == 1 {
+			c0, c1, c2, c3 = 1.140, -0.581, -0.395, 2.032
+		}
+		return func(s, d []T) {
+			Y, Cr, Cb := order(s)
+			cb, cr := float32(Cb)-0.5, float32(Cr)-0.5
+			putBGR(d, bidx, T(float32(Y)+cb*c3), T(float32(Y)+cb*c2+cr*c1), T(float32(Y)+cr*c0))
+			alpha(d, dcn)
+		}
+	}
+	c0, c1, c2, c3 := 22987, -11698, -5636, 29049
+	if yuv == 1 {
+		c0, c1, c2, c3 = 18678, -9519, -6472, 33292
+	}
+	half := int(maxOf[T]()/2 + 1)
+	return func(s, d []T) {
+		Y, Cr, Cb := order(s)
+		cb, cr := int(Cb)-half, int(Cr)-half
+		b := int(Y) + descale(cb*c3, 14)
+		g := int(Y) + descale(cb*c2+cr*c1, 14)
+		r := int(Y) + descale(cr*c0, 14)
+		putBGR(d, bidx, satI[T](b), satI[T](g), satI[T](r))
+		alpha(d, dcn)
+	}
+}
+
+// sRGB D65 matrices, rows X, Y, Z (and R, G, B) over columns R, G, B (X, Y, Z).
+var (
+	rgb2xyzI = [9]int{1689, 1465, 739, 871, 2929, 296, 79, 488, 3892}
+	xyz2rgbI = [9]int{13273, -6296, -2042, -3970, 7684, 170, 228, -836, 4331}
+	rgb2xyzF = [9]float32{0.412453, 0.357580, 0.180423, 0.212671, 0.715160, 0.072169, 0.019334, 0.119193, 0.950227}
+	xyz2rgbF = [9]float32{3.240479, -1.53715, -0.498535, -0.969256, 1.875991, 0.041556, 0.055648, -0.204043, 1.057311}
+)
+
+func rgb2xyz[T cpu.Elem](bidx int) pixFunc[T] {
+	if isFloat[T]() {
+		return func(s, d []T) {
+			b, g, r := bgr(s, bidx)
+			for k := 0; k < 3; k++ {
+				C := rgb2xyzF[3*k:]
+				d[k] = T(float32(b)*C[2] + float32(g)*C[1] + float32(r)*C[0])
+			}
+		}
+	}
+	return func(s, d []T) {
+		b, g, r := bgr(s, bidx)
+		for k := 0; k < 3; k++ {
+			C := rgb2xyzI[3*k:]
+			d[k] = satI[T](descale(int(r)*C[0]+int(g)*C[1]+int(b)*C[2], 12))
+		}
+	}
+}
+
+func xyz2rgb[T cpu.Elem](bidx, dcn int) pixFunc[T] {
+	return func(s, d []T) {
+		var o [3]T
+		for k := 0; k < 3; k++ {
+			if isFloat[T]() {
+				C := xyz2rgbF[3*k:]
+				o[k] = T(float32(s[0])*C[0] + float32(s[1])*C[1] + float32(s[2])*C[2])
+			} else {
+				C := xyz2rgbI[3*k:]
+				o[k] = satI[T](descale(int(s[0])*C[0]+int(s[1])*C[1]+int(s[2])*C[2], 12))
+			}
+		}
+		putBGR(d, bidx, o[2], o[1], o[0])
+		alpha(d, dcn)
+	}
+}
+
+const fltEpsilon = 1.1920929e-7
+
+// hsvTables are OpenCV's division tables for 8U HSV: sdiv[v] = round(255*4096/v),
+// hdiv[d] = round(hrange*4096/(6d)), both rounded half to even in double.
+func hsvTables(hrange int) (sdiv, hdiv [256]int) {
+	for i := 1; i < 256; i++ {
+		sdiv[i] = int(math.RoundToEven(float64(255<<12) / float64(i)))
+		hdiv[i] = int(math.RoundToEven(float64(hrange<<12) / (6 * float64(i))))
+	}
+	return
+}
+
+func rgb2hsv[T cpu.Elem](bidx, hrange int) pixFunc[T] {
+	if isFloat[T]() {
+		hscale := float32(hrange) * (1.0 / 360)
+		return func(s, d []T) {
+			b, g, r := bgr(s, bidx)
+			B, G, R := float32(b), float32(g), float32(r)
+			v := max(R, G, B)
+			diff := v - min(R, G, B)
+			S := diff / (float32(math.Abs(float64(v))) + fltEpsilon)
+			diff = 60 / (diff + fltEpsilon)
+			var h float32
+			switch v {
+			case R:
+				h = (G - B) * diff
+			case G:
+				h = (B-R)*diff + 120
+			default:
+				h = (R-G)*diff + 240
+			}
+			if h < 0 {
+				h += 360
+			}
+			d[0], d[1], d[2] = T(h*hscale), T(S), T(v)
+		}
+	}
+	sdiv, hdiv := hsvTables(hrange)
+	return func(s, d []T) {
+		b, g, r := bgr(s, bidx)
+		B, G, R := int(b), int(g), int(r)
+		v := max(B, G, R)
+		diff := v - min(B, G, R)
+		vr, vg := 0, 0
+		if v == R {
+			vr = -1
+		}
+		if v == G {
+			vg = -1
+		}
+		S := (diff*sdiv[v] + 1<<11) >> 12
+		h := (vr & (G - B)) + (^vr & ((vg & (B - R + 2*diff)) + (^vg & (R - G + 4*diff))))
+		h = (h*hdiv[diff] + 1<<11) >> 12
+		if h < 0 {
+			h += hrange
+		}
+		d[0], d[1], d[2] = satI[T](h), T(S), T(v)
+	}
+}
+
+// sectors maps an HSV/HLS sector to which of the four values b, g and r take.
+var sectors = [6][3]int{{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}}
+
+func hsv2rgb(h, s, v, hscale float32) (b, g, r float32) {
+	if s == 0 {
+		return v, v, v
+	}
+	h *= hscale
+	h = float32(math.Mod(float64(h), 6))
+	sector := int(math.Floor(float64(h)))
+	h -= float32(sector)
+	if sector < 0 || sector >= 6 {
+		sector, h = 0, 0
+	}
+	tab := [4]float32{v, v * (1 - s), v * (1 - s*h), v * (1 - s*(1-h))}
+	return tab[sectors[sector][0]], tab[sectors[sector][1]], tab[sectors[sector][2]]
+}
+
+func hsv2rgbPix[T cpu.Elem](bidx, hrange, dcn int) pixFunc[T] {
+	hscale := 6 / float32(hrange)
+	return func(s, d []T) {
+		if isFloat[T]() {
+			b, g, r := hsv2rgb(float32(s[0]), float32(s[1]), float32(s[2]), hscale)
+			putBGR(d, bidx, T(b), T(g), T(r))
+		} else {
+			// OpenCV's vectorised 8U path truncates (its scalar tail rounds).
+			b, g, r := hsv2rgb(float32(s[0]), float32(s[1])*(1.0/255), float32(s[2])*(1.0/255), hscale)
+			putBGR(d, bidx, satI[T](int(b*255)), satI[T](int(g*255)), satI[T](int(r*255)))
+		}
+		alpha(d, dcn)
+	}
+}
+
+func rgb2hls(b, g, r, hscale float32) (h, l, s float32) {
+	vmax, vmin := max(r, g, b), min(r, g, b)
+	diff := vmax - vmin
+	l = (vmax + vmin) * 0.5
+	if diff > fltEpsilon {
+		if l < 0.5 {
+			s = diff / (vmax + vmin)
+		} else {
+			s = diff / (2 - vmax - vmin)
+		}
+		diff = 60 / diff
+		switch vmax {
+		case r:
+			h = (g - b) * diff
+		case g:
+			h = (b-r)*diff + 120
+		default:
+			h = (r-g)*diff + 240
+		}
+		if h < 0 {
+			h += 360
+		}
+	}
+	return h * hscale, l, s
+}
+
+func rgb2hlsPix[T cpu.Elem](bidx, hrange int) pixFunc[T] {
+	hscale := float32(hrange) / 360
+	return func(s, d []T) {
+		b, g, r := bgr(s, bidx)
+		if isFloat[T]() {
+			h, l, S := rgb2hls(float32(b), float32(g), float32(r), hscale)
+			d[0], d[1], d[2] = T(h), T(l), T(S)
+			return
+		}
+		h, l, S := rgb2hls(float32(b)*(1.0/255), float32(g)*(1.0/255), float32(r)*(1.0/255), hscale)
+		d[0], d[1], d[2] = cpu.Saturate[T](h), cpu.Saturate[T](l*255), cpu.Saturate[T](S*255)
+	}
+}
+
+func hls2rgb(h, l, s, hscale float32) (b, g, r float32) {
+	if s == 0 {
+		return l, l, l
+	}
+	var p2 float32
+	if l <= 0.5 {
+		p2 = l * (1 + s)
+	} else {
+		p2 = l + s - l*s
+	}
+	p1 := 2*l - p2
+	h *= hscale
+	for h < 0 {
+		h += 6
+	}
+	for h >= 6 {
+		h -= 6
+	}
+	sector := int(math.Floor(float64(h)))
+	h -= float32(sector)
+	tab := [4]float32{p2, p1, p1 + (p2-p1)*(1-h), p1 + (p2-p1)*h}
+	return tab[sectors[sector][0]], tab[sectors[sector][1]], tab[sectors[sector][2]]
+}
+
+func hls2rgbPix[T cpu.Elem](bidx, hrange, dcn int) pixFunc[T] {
+	hscale := 6 / float32(hrange)
+	return func(s, d []T) {
+		if isFloat[T]() {
+			b, g, r := hls2rgb(float32(s[0]), float32(s[1]), float32(s[2]), hscale)
+			putBGR(d, bidx, T(b), T(g), T(r))
+		} else {
+			b, g, r := hls2rgb(float32(s[0]), float32(s[1])*(1.0/255), float32(s[2])*(1.0/255), hscale)
+			putBGR(d, bidx, cpu.Saturate[T](b*255), cpu.Saturate[T](g*255), cpu.Saturate[T](r*255))
+		}
+		alpha(d, dcn)
+	}
+}
+
+func srgbGamma(x float32) float32 {
+	if x <= 0.04045 {
+		return x * (1 / 12.92)
+	}
+	return float32(math.Pow(float64((x+0.055)*(1/1.055)), 2.4))
+}
+
+func srgbInvGamma(x float32) float32 {
+	if x <= 0.0031308 {
+		return 12.92 * x
+	}
+	return 1.055*float32(math.Pow(float64(x), 1/2.4)) - 0.055
+}
+
+func clip01(x float32) float32 { return min(max(x, 0), 1) }
+
+// linearRGB returns linear r, g, b in 0..1 of a pixel (8U values scaled by 1/255).
+func linearRGB[T cpu.Elem](b, g, r T, srgb int) (float32, float32, float32) {
+	lb, lg, lr := float32(b), float32(g), float32(r)
+	if !isFloat[T]() {
+		lb, lg, lr = lb*(1.0/255), lg*(1.0/255), lr*(1.0/255)
+	} else if srgb == 1 {
+		lb, lg, lr = clip01(lb), clip01(lg), clip01(lr)
+	}
+	if srgb == 1 {
+		lb, lg, lr = srgbGamma(lb), srgbGamma(lg), srgbGamma(lr)
+	}
+	return lb, lg, lr
+}
+
+func labF(t float32) float32 {
+	if t > 0.008856 {
+		return float32(math.Cbrt(float64(t)))
+	}
+	return 7.787*t + 16.0/116
+}
+
+func rgb2lab[T cpu.Elem](bidx, srgb int) pixFunc[T] {
+	return func(s, d []T) {
+		b, g, r := bgr(s, bidx)
+		lb, lg, lr := linearRGB(b, g, r, srgb)
+		C := rgb2xyzF
+		X := (lr*C[0] + lg*C[1] + lb*C[2]) * (1 / 0.950456)
+		Y := lr*C[3] + lg*C[4] + lb*C[5]
+		Z := (lr*C[6] + lg*C[7] + lb*C[8]) * (1 / 1.088754)
+		FX, FY, FZ := labF(X), labF(Y), labF(Z)
+		L := 903.3 * Y
+		if Y > 0.008856 {
+			L = 116*FY - 16
+		}
+		a, bb := 500*(FX-FY), 200*(FY-FZ)
+		if isFloat[T]() {
+			d[0], d[1], d[2] = T(L), T(a), T(bb)
+		} else {
+			d[0], d[1], d[2] = cpu.Saturate[T](L*(255.0/100)), cpu.Saturate[T](a+128), cpu.Saturate[T](bb+128)
+		}
+	}
+}
+
+// outRGB clips linear r, g, b to 0..1, applies the sRGB curve and scales by depth.
+func outRGB[T cpu.Elem](d []T, bidx, srgb int, R, G, B float32) {
+	R, G, B = clip01(R), clip01(G), clip01(B)
+	if srgb == 1 {
+		R, G, B = srgbInvGamma(R), srgbInvGamma(G), srgbInvGamma(B)
+	}
+	if isFloat[T]() {
+		putBGR(d, bidx, T(B), T(G), T(R))
+	} else {
+		putBGR(d, bidx, cpu.Saturate[T](B*255), cpu.Saturate[T](G*255), cpu.Saturate[T](R*255))
+	}
+}
+
+func lab2rgb[T cpu.Elem](bidx, srgb, dcn int) pixFunc[T] {
+	return func(s, d []T) {
+		L, a, bb := float32(s[0]), float32(s[1]), float32(s[2])
+		if !isFloat[T]() {
+			L, a, bb = L*(100.0/255), a-128, bb-128
+		}
+		var y, fy float32
+		if L <= 8 {
+			y = L * (1 / 903.3)
+			fy = 7.787*y + 16.0/116
+		} else {
+			fy = (L + 16) * (1.0 / 116)
+			y = fy * fy * fy
+		}
+		fx, fz := a*(1.0/500)+fy, fy-bb*(1.0/200)
+		inv := func(f float32) float32 {
+			if f > 0.206893 {
+				return f * f * f
+			}
+			return (f - 16.0/116) * (1 / 7.787)
+		}
+		x, z := inv(fx)*0.950456, inv(fz)*1.088754
+		C := xyz2rgbF
+		outRGB(d, bidx, srgb, x*C[0]+y*C[1]+z*C[2], x*C[3]+y*C[4]+z*C[5], x*C[6]+y*C[7]+z*C[8])
+		alpha(d, dcn)
+	}
+}
+
+// u'n, v'n of OpenCV's D65 white (0.950456, 1, 1.088754).
+const luvUn, luvVn = 0.19783940, 0.46834220
+
+func rgb2luv[T cpu.Elem](bidx, srgb int) pixFunc[T] {
+	return func(s, d []T) {
+		b, g, r := bgr(s, bidx)
+		lb, lg, lr := linearRGB(b, g, r, srgb)
+		C := rgb2xyzF
+		X := lr*C[0] + lg*C[1] + lb*C[2]
+		Y := lr*C[3] + lg*C[4] + lb*C[5]
+		Z := lr*C[6] + lg*C[7] + lb*C[8]
+		L := 903.3 * Y
+		if Y > 0.008856 {
+			L = 116*float32(math.Cbrt(float64(Y))) - 16
+		}
+		dd := 1 / max(X+15*Y+3*Z, fltEpsilon)
+		u, v := 13*L*(4*X*dd-luvUn), 13*L*(9*Y*dd-luvVn)
+		if isFloat[T]() {
+			d[0], d[1], d[2] = T(L), T(u), T(v)
+		} else {
+			d[0], d[1], d[2] = cpu.Saturate[T](L*(255.0/100)), cpu.Saturate[T]((u+134)*(255.0/354)), cpu.Saturate[T]((v+140)*(255.0/262))
+		}
+	}
+}
+
+func luv2rgb[T cpu.Elem](bidx, srgb, dcn int) pixFunc[T] {
+	return func(s, d []T) {
+		L, u, v := float32(s[0]), float32(s[1]), float32(s[2])
+		if !isFloat[T]() {
+			L, u, v = L*(100.0/255), u*(354.0/255)-134, v*(262.0/255)-140
+		}
+		var Y float32
+		if L >= 8 {
+			Y = (L + 16) * (1.0 / 116)
+			Y = Y * Y * Y
+		} else {
+			Y = L * (1 / 903.3)
+		}
+		up := 3 * (u + L*(13*luvUn))
+		vp := min(max(0.25/(v+L*(13*luvVn)), -0.25), 0.25)
+		X := Y * 3 * up * vp
+		Z := Y * ((12*13*L-up)*vp - 5)
+		C := xyz2rgbF
+		outRGB(d, bidx, srgb, X*C[0]+Y*C[1]+Z*C[2], X*C[3]+Y*C[4]+Z*C[5], X*C[6]+Y*C[7]+Z*C[8])
+		alpha(d, dcn)
+	}
+}

@@ -1,0 +1,170 @@
+//go:build !noopencv
+
+package colorconv_test
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/gpuimg/gpuimg/colorconv"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/gpuimage/gocvmat"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// The CPU device against OpenCV 4.6 (gocv), for every code, depth and source
+// channel count, on random images of odd sizes and on region views.
+
+// inverse maps each code that converts out of BGR to a code producing its input.
+var inverseOf = map[colorconv.Code]colorconv.Code{
+	colorconv.ColorXYZToBGR: colorconv.ColorBGRToXYZ, colorconv.ColorXYZToRGB: colorconv.ColorBGRToXYZ,
+	colorconv.ColorYCrCbToBGR: colorconv.ColorBGRToYCrCb, colorconv.ColorYCrCbToRGB: colorconv.ColorBGRToYCrCb,
+	colorconv.ColorYUVToBGR: colorconv.ColorBGRToYUV, colorconv.ColorYUVToRGB: colorconv.ColorBGRToYUV,
+	colorconv.ColorHSVToBGR: colorconv.ColorBGRToHSV, colorconv.ColorHSVToRGB: colorconv.ColorBGRToHSV,
+	colorconv.ColorHSVToBGRFull: colorconv.ColorBGRToHSVFull, colorconv.ColorHSVToRGBFull: colorconv.ColorBGRToHSVFull,
+	colorconv.ColorHLSToBGR: colorconv.ColorBGRToHLS, colorconv.ColorHLSToRGB: colorconv.ColorBGRToHLS,
+	colorconv.ColorHLSToBGRFull: colorconv.ColorBGRToHLSFull, colorconv.ColorHLSToRGBFull: colorconv.ColorBGRToHLSFull,
+	colorconv.ColorLabToBGR: colorconv.ColorBGRToLab, colorconv.ColorLabToRGB: colorconv.ColorBGRToLab,
+	colorconv.ColorLabToLBGR: colorconv.ColorLBGRToLab, colorconv.ColorLabToLRGB: colorconv.ColorLBGRToLab,
+	colorconv.ColorLuvToBGR: colorconv.ColorBGRToLuv, colorconv.ColorLuvToRGB: colorconv.ColorBGRToLuv,
+	colorconv.ColorLuvToLBGR: colorconv.ColorLBGRToLuv, colorconv.ColorLuvToLRGB: colorconv.ColorLBGRToLuv,
+}
+
+// Inputs returns, for a code, the source types to test and a random source of
+// that type as bytes: BGR-side inputs are random (32F in 0..1), colour-space
+// inputs are OpenCV's conversion of a random BGR image.
+func input(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int, mt gpuimage.MatType) gocv.Mat {
+	t.Helper()
+	d := mt.Depth()
+	if src, ok := inverseOf[code]; ok {
+		bgr := input(t, r, colorconv.ColorBGRToRGB, rows, cols, gpuimage.MakeType(d, 3))
+		defer bgr.Close()
+		out := gocv.NewMat()
+		gocv.CvtColor(bgr, &out, gocv.ColorConversionCode(src))
+		return out
+	}
+	data := tu.RandomBytes(r, d, rows*cols*mt.Channels())
+	if d == gpuimage.Depth32F {
+		for i, v := range tu.Values(d, data) {
+			_ = v
+			f := float32(r.Float64())
+			putF32(data[4*i:], f)
+		}
+	}
+	m, err := gocv.NewMatFromBytes(rows, cols, gocv.MatType(mt), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// tolerance is the allowed difference from OpenCV 4.6: abs + rel*|want| for every
+// value, except that for Lab and Luv a rare few values (0.1%, or one) may
+// differ by up to cap. Integer results: ±1. OpenCV's 8U Lab/Luv use fixed-point
+// lookup tables that differ from the float formula by 2 or 3 on ~0.02% of values.
+// 32F: 1e-5 relative. OpenCV's 32F sRGB Lab interpolates a 33x33x33 table (up to
+// ~0.7 from the CIE formula, which we compute exactly); its Luv and linear-RGB Lab
+// differ by up to ~0.02.
+func tolerance(code colorconv.Code, d gpuimage.Depth) (abs, rel, cap float64) {
+	name := code.String()
+	labLuv := strings.Contains(name, "Lab") || strings.Contains(name, "Luv")
+	switch {
+	case d != gpuimage.Depth32F && labLuv:
+		return 1, 0, 3
+	case d != gpuimage.Depth32F:
+		return 1, 0, 0
+	case strings.HasSuffix(name, "2Lab") && !strings.HasPrefix(name, "L"):
+		return 0.3, 0, 1
+	case labLuv:
+		return 0.03, 0, 0.03
+	case strings.Contains(name, "HSV") || strings.Contains(name, "HLS"):
+		return 1e-4, 1e-5, 0
+	}
+	return 1e-6, 1e-5, 0
+}
+
+func TestCvtColorMatchesOpenCV(t *testing.T) {
+	r := tu.Rand(t)
+	var report []string
+	for _, code := range colorconv.Codes() {
+		for _, d := range []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16U, gpuimage.Depth32F} {
+			for _, cn := range []int{1, 3, 4} {
+				mt := gpuimage.MakeType(d, cn)
+				// OpenCV aborts on combinations it does not support, so ask gpuimg
+				// (whose table follows OpenCV's) and test only what it accepts.
+				probe, _ := gpuimage.New(gpuimage.CPU(), 1, 1, mt)
+				var pd gpuimage.Image
+				perr := colorconv.CvtColor(probe, &pd, code)
+				probe.Close()
+				pd.Close()
+				if perr != nil {
+					if !errors.Is(perr, gpuimage.ErrBadType) {
+						t.Errorf("%v %v: %v", code, mt, perr)
+					}
+					continue
+				}
+				var total, exact int
+				var maxDiff float64
+				ok := true
+				for i, sz := range tu.Sizes {
+					view := i%2 == 1
+					m := input(t, r, code, sz[0]+3, sz[1]+5, mt)
+					roi := image.Rect(2, 1, 2+sz[1], 1+sz[0])
+					mv := m.Region(roi)
+					want := gocv.NewMat()
+					gocv.CvtColor(mv, &want, gocv.ColorConversionCode(code))
+					src, err := gocvmat.Upload(gpuimage.CPU(), m)
+					if err != nil {
+						t.Fatal(err)
+					}
+					in := src
+					if view {
+						in, _ = src.Region(roi)
+					} else {
+						mv.Close()
+						mv = m.Clone()
+						want.Close()
+						want = gocv.NewMat()
+						gocv.CvtColor(mv, &want, gocv.ColorConversionCode(code))
+					}
+					var dst gpuimage.Image
+					err = colorconv.CvtColor(in, &dst, code)
+					if err != nil {
+						t.Fatalf("%v %v: %v", code, mt, err)
+					}
+					{
+						got, _ := gocvmat.Download(&dst)
+						abs, rel, cap := tolerance(code, d)
+						res := tu.Compare(d, matBytes(t, got), matBytes(t, want), abs, rel)
+						total, exact = total+res.N, exact+res.Exact
+						maxDiff = max(maxDiff, res.MaxAbs)
+						rare := cap > 0 && res.MaxAbs <= cap && res.Bad <= max(1, res.N/1000)
+						if res.Bad != 0 && !rare && ok {
+							t.Errorf("%v %v %dx%d view=%v: %d of %d out of tolerance (max diff %g); %s",
+								code, mt, sz[0], sz[1], view, res.Bad, res.N, res.MaxAbs, res.First)
+							ok = false
+						}
+						got.Close()
+					}
+					dst.Close()
+					in.Close()
+					src.Close()
+					want.Close()
+					mv.Close()
+					m.Close()
+				}
+				if total > 0 {
+					report = append(report, fmt.Sprintf("%-13v %-8v exact %6.2f%%  max diff %g", code, mt, 100*float64(exact)/float64(total), maxDiff))
+				}
+			}
+		}
+	}
+	t.Log("agreement with OpenCV 4.6:\n" + strings.Join(report, "\n"))
+}
+

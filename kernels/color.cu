@@ -1,0 +1,647 @@
+// Colour conversions (colorconv.CvtColor): one generic body that moves 4 pixels per
+// thread with word or 16-byte accesses when the rows allow it, and a functor per
+// conversion family that mirrors OpenCV's arithmetic (fixed point for 8U/16U where
+// OpenCV uses it, so results are bit-exact there).
+//
+// Kernel names: gi_cvt_<family>_<depth>_<scn><dcn>. Parameters: src, src pitch,
+// dst, dst pitch, rows, cols, vec (16, 4 or 1: the alignment of row starts and
+// pitches in bytes), bidx (0 for BGR order, 2 for RGB), param (family specific).
+#include "common.cuh"
+
+#define CV_DESCALE(x, n) (((x) + (1 << ((n)-1))) >> (n))
+
+template <typename T> struct ColorMax;
+template <> struct ColorMax<u8> { static __device__ __forceinline__ float v() { return 255.f; } };
+template <> struct ColorMax<u16> { static __device__ __forceinline__ float v() { return 65535.f; } };
+template <> struct ColorMax<f32> { static __device__ __forceinline__ float v() { return 1.f; } };
+template <typename T> struct ColorHalf;
+template <> struct ColorHalf<u8> { enum { v = 128 }; };
+template <> struct ColorHalf<u16> { enum { v = 32768 }; };
+template <> struct ColorHalf<f32> { enum { v = 0 }; };  // unused: floats take the float path
+
+// Moves N elements between global memory and registers, as 16-byte or 4-byte words
+// where vec allows, element by element otherwise.
+template <typename T, int N>
+union Pix {
+  T t[N];
+  uint32_t w[(N * sizeof(T) + 3) / 4];
+  uint4 q[(N * sizeof(T) + 15) / 16];
+};
+template <typename T, int N>
+__device__ __forceinline__ void load(Pix<T, N>& p, const T* s, int vec) {
+  constexpr int B = N * sizeof(T);
+  if (B % 16 == 0 && vec >= 16) {
+#pragma unroll
+    for (int k = 0; k < B / 16; k++) p.q[k] = reinterpret_cast<const uint4*>(s)[k];
+  } else if (B % 4 == 0 && vec >= 4) {
+#pragma unroll
+    for (int k = 0; k < B / 4; k++) p.w[k] = reinterpret_cast<const uint32_t*>(s)[k];
+  } else {
+#pragma unroll
+    for (int k = 0; k < N; k++) p.t[k] = s[k];
+  }
+}
+template <typename T, int N>
+__device__ __forceinline__ void store(const Pix<T, N>& p, T* d, int vec) {
+  constexpr int B = N * sizeof(T);
+  if (B % 16 == 0 && vec >= 16) {
+#pragma unroll
+    for (int k = 0; k < B / 16; k++) reinterpret_cast<uint4*>(d)[k] = p.q[k];
+  } else if (B % 4 == 0 && vec >= 4) {
+#pragma unroll
+    for (int k = 0; k < B / 4; k++) reinterpret_cast<uint32_t*>(d)[k] = p.w[k];
+  } else {
+#pragma unroll
+    for (int k = 0; k < N; k++) d[k] = p.t[k];
+  }
+}
+
+// Shared tables some families build once per block (sized for the largest user).
+struct Smem {
+  float f[256];
+  int i0[256];
+  int i1[256];
+};
+
+template <typename T, int SCN, int DCN, class F>
+__device__ __forceinline__ void cvt_body(const void* src, int sp, void* dst, int dp, int rows,
+                                         int cols, int vec, F f) {
+  __shared__ Smem sm;
+  if (F::kTables) {
+    f.setup(sm);
+    __syncthreads();
+  }
+  const int x0 = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  if (x0 >= cols) return;
+  const int np = min(4, cols - x0);
+  for (int y = blockIdx.y; y < rows; y += gridDim.y) {
+    const T* s = row<T>(src, sp, y) + x0 * SCN;
+    T* d = row<T>(dst, dp, y) + x0 * DCN;
+    Pix<T, 4 * SCN> in;
+    Pix<T, 4 * DCN> out;
+    if (np == 4) {
+      load(in, s, vec);
+    } else {
+#pragma unroll
+      for (int k = 0; k < 4 * SCN; k++) in.t[k] = k < np * SCN ? s[k] : T(0);
+    }
+#pragma unroll
+    for (int p = 0; p < 4; p++) f(in.t + p * SCN, out.t + p * DCN, sm);
+    if (np == 4) {
+      store(out, d, vec);
+    } else {
+#pragma unroll
+      for (int k = 0; k < 4 * DCN; k++)
+        if (k < np * DCN) d[k] = out.t[k];
+    }
+  }
+}
+
+// b, g, r of a pixel in BGR (bidx 0) or RGB (bidx 2) order, without run-time
+// indexing of the register arrays.
+#define BGR_OF(T, s, bidx)          \
+  T b = (bidx) ? (s)[2] : (s)[0];   \
+  T g = (s)[1];                     \
+  T r = (bidx) ? (s)[0] : (s)[2];
+template <typename T>
+__device__ __forceinline__ void put_bgr(T* d, int bidx, T b, T g, T r) {
+  d[0] = bidx ? r : b;
+  d[1] = g;
+  d[2] = bidx ? b : r;
+}
+
+// ---- channel order and alpha (BGR<->RGB, BGR<->BGRA, ...): param unused.
+template <typename T, int SCN, int DCN>
+struct RGB2RGB {
+  enum { kTables = 0 };
+  int bidx;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    BGR_OF(T, s, bidx)
+    d[0] = b;
+    d[1] = g;
+    d[2] = r;
+    if (DCN == 4) d[3] = SCN == 4 ? s[3] : T(ColorMax<T>::v());
+  }
+};
+
+// ---- BGR -> gray: OpenCV's fixed point (shift 15) for integers, float otherwise.
+template <typename T, int SCN>
+struct RGB2Gray {
+  enum { kTables = 0 };
+  int bidx;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    BGR_OF(T, s, bidx)
+    if (sizeof(T) < 4)  // OpenCV 4's 15-bit gray weights (they sum to 32768)
+      d[0] = (T)CV_DESCALE((unsigned)b * 3735u + (unsigned)g * 19235u + (unsigned)r * 9798u, 15);
+    else
+      d[0] = (T)((float)b * 0.114f + (float)g * 0.587f + (float)r * 0.299f);
+  }
+};
+template <typename T, int DCN>
+struct Gray2RGB {
+  enum { kTables = 0 };
+  int bidx;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    d[0] = d[1] = d[2] = s[0];
+    if (DCN == 4) d[3] = T(ColorMax<T>::v());
+  }
+};
+
+// ---- YCrCb (param 0) and YUV (param 1).
+template <typename T, int SCN>
+struct RGB2YCC {
+  enum { kTables = 0 };
+  int bidx, yuv;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    BGR_OF(T, s, bidx)
+    if (sizeof(T) < 4) {
+      const int C3 = yuv ? 14369 : 11682, C4 = yuv ? 8061 : 9241;
+      const int delta = ColorHalf<T>::v * (1 << 14);
+      int Y = CV_DESCALE((int)b * 1868 + (int)g * 9617 + (int)r * 4899, 14);
+      int Cr = CV_DESCALE(((int)r - Y) * C3 + delta, 14);
+      int Cb = CV_DESCALE(((int)b - Y) * C4 + delta, 14);
+      const T cr = sat<T>((float)Cr), cb = sat<T>((float)Cb);
+      d[0] = sat<T>((float)Y);
+      d[1] = yuv ? cb : cr;  // YCrCb order, or YUV's Y U(Cb) V(Cr)
+      d[2] = yuv ? cr : cb;
+    } else {
+      const float C3 = yuv ? 0.877f : 0.713f, C4 = yuv ? 0.492f : 0.564f;
+      float Y = (float)b * 0.114f + (float)g * 0.587f + (float)r * 0.299f;
+      float Cr = ((float)r - Y) * C3 + 0.5f, Cb = ((float)b - Y) * C4 + 0.5f;
+      d[0] = Y;
+      d[1] = yuv ? Cb : Cr;
+      d[2] = yuv ? Cr : Cb;
+    }
+  }
+};
+template <typename T, int DCN>
+struct YCC2RGB {
+  enum { kTables = 0 };
+  int bidx, yuv;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    T Y = s[0], Cr = yuv ? s[2] : s[1], Cb = yuv ? s[1] : s[2];
+    if (sizeof(T) < 4) {
+      const int C0 = yuv ? 18678 : 22987, C1 = yuv ? -9519 : -11698;
+      const int C2 = yuv ? -6472 : -5636, C3 = yuv ? 33292 : 29049;
+      const int dl = ColorHalf<T>::v;
+      int cb = (int)Cb - dl, cr = (int)Cr - dl;
+      int bb = (int)Y + CV_DESCALE(cb * C3, 14);
+      int gg = (int)Y + CV_DESCALE(cb * C2 + cr * C1, 14);
+      int rr = (int)Y + CV_DESCALE(cr * C0, 14);
+      put_bgr<T>(d, bidx, sat<T>((float)bb), sat<T>((float)gg), sat<T>((float)rr));
+    } else {
+      const float C0 = yuv ? 1.140f : 1.403f, C1 = yuv ? -0.581f : -0.714f;
+      const float C2 = yuv ? -0.395f : -0.344f, C3 = yuv ? 2.032f : 1.773f;
+      float cb = (float)Cb - 0.5f, cr = (float)Cr - 0.5f;
+      put_bgr<T>(d, bidx, T((float)Y + cb * C3), T((float)Y + cb * C2 + cr * C1), T((float)Y + cr * C0));
+    }
+    if (DCN == 4) d[3] = T(ColorMax<T>::v());
+  }
+};
+
+// ---- XYZ (sRGB primaries, D65).
+__constant__ int kRGB2XYZi[9] = {1689, 1465, 739, 871, 2929, 296, 79, 488, 3892};
+__constant__ int kXYZ2RGBi[9] = {13273, -6296, -2042, -3970, 7684, 170, 228, -836, 4331};
+__constant__ float kRGB2XYZf[9] = {0.412453f, 0.357580f, 0.180423f, 0.212671f, 0.715160f,
+                                   0.072169f, 0.019334f, 0.119193f, 0.950227f};
+__constant__ float kXYZ2RGBf[9] = {3.240479f, -1.53715f, -0.498535f, -0.969256f, 1.875991f,
+                                   0.041556f, 0.055648f, -0.204043f, 1.057311f};
+template <typename T, int SCN>
+struct RGB2XYZ {
+  enum { kTables = 0 };
+  int bidx;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    BGR_OF(T, s, bidx)
+#pragma unroll
+    for (int k = 0; k < 3; k++) {
+      if (sizeof(T) < 4) {
+        const int* C = kRGB2XYZi + 3 * k;
+        d[k] = sat<T>((float)CV_DESCALE((int)r * C[0] + (int)g * C[1] + (int)b * C[2], 12));
+      } else {
+        const float* C = kRGB2XYZf + 3 * k;
+        d[k] = T((float)b * C[2] + (float)g * C[1] + (float)r * C[0]);
+      }
+    }
+  }
+};
+template <typename T, int DCN>
+struct XYZ2RGB {
+  enum { kTables = 0 };
+  int bidx;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    T o[3];
+#pragma unroll
+    for (int k = 0; k < 3; k++) {  // k: r, g, b
+      if (sizeof(T) < 4) {
+        const int* C = kXYZ2RGBi + 3 * k;
+        o[k] = sat<T>((float)CV_DESCALE((int)s[0] * C[0] + (int)s[1] * C[1] + (int)s[2] * C[2], 12));
+      } else {
+        const float* C = kXYZ2RGBf + 3 * k;
+        o[k] = T((float)s[0] * C[0] + (float)s[1] * C[1] + (float)s[2] * C[2]);
+      }
+    }
+    put_bgr<T>(d, bidx, o[2], o[1], o[0]);
+    if (DCN == 4) d[3] = T(ColorMax<T>::v());
+  }
+};
+
+// ---- HSV. param: hue range (180 or 256 for 8U, 360 for 32F).
+template <typename T, int SCN>
+struct RGB2HSV {
+  enum { kTables = sizeof(T) == 1 };
+  int bidx, hrange;
+  // OpenCV's division tables: sdiv[v] = round(255*4096/v), hdiv[d] = round(hr*4096/(6d)).
+  __device__ void setup(Smem& sm) const {
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) {
+      sm.i0[i] = i ? __double2int_rn((255 << 12) / (1. * i)) : 0;
+      sm.i1[i] = i ? __double2int_rn((hrange << 12) / (6. * i)) : 0;
+    }
+  }
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem& sm) const {
+    BGR_OF(T, s, bidx)
+    if (sizeof(T) == 1) {
+      int B = b, G = g, R = r;
+      int v = max(B, max(G, R)), vmin = min(B, min(G, R));
+      int diff = v - vmin;
+      int vr = v == R ? -1 : 0, vg = v == G ? -1 : 0;
+      int S = (diff * sm.i0[v] + (1 << 11)) >> 12;
+      int h = (vr & (G - B)) + (~vr & ((vg & (B - R + 2 * diff)) + ((~vg) & (R - G + 4 * diff))));
+      h = (h * sm.i1[diff] + (1 << 11)) >> 12;
+      h += h < 0 ? hrange : 0;
+      d[0] = sat<T>((float)h);
+      d[1] = (T)S;
+      d[2] = (T)v;
+    } else {
+      float B = b, G = g, R = r;
+      float v = fmaxf(fmaxf(R, G), B), vmin = fminf(fminf(R, G), B);
+      float diff = v - vmin;
+      float S = diff / (fabsf(v) + 1.1920929e-7f);
+      diff = 60.f / (diff + 1.1920929e-7f);
+      float h = v == R ? (G - B) * diff : v == G ? (B - R) * diff + 120.f : (R - G) * diff + 240.f;
+      if (h < 0) h += 360.f;
+      d[0] = T(h * (hrange * (1.f / 360.f)));
+      d[1] = T(S);
+      d[2] = T(v);
+    }
+  }
+};
+
+// HSV -> RGB on floats in [0,1], h in [0,6) after hscale; OpenCV's HSV2RGB_native.
+__device__ __forceinline__ void hsv2rgb(float h, float s, float v, float& b, float& g, float& r,
+                                        float hscale) {
+  if (s == 0) {
+    b = g = r = v;
+    return;
+  }
+  h *= hscale;
+  h = fmodf(h, 6.f);
+  int sector = (int)floorf(h);
+  h -= sector;
+  if ((unsigned)sector >= 6u) {
+    sector = 0;
+    h = 0.f;
+  }
+  float t0 = v, t1 = v * (1.f - s), t2 = v * (1.f - s * h), t3 = v * (1.f - s * (1.f - h));
+  // sector_data: {1,3,0}, {1,0,2}, {3,0,1}, {0,2,1}, {0,1,3}, {2,1,0}
+  switch (sector) {
+    case 0: b = t1; g = t3; r = t0; break;
+    case 1: b = t1; g = t0; r = t2; break;
+    case 2: b = t3; g = t0; r = t1; break;
+    case 3: b = t0; g = t2; r = t1; break;
+    case 4: b = t0; g = t1; r = t3; break;
+    default: b = t2; g = t1; r = t0; break;
+  }
+}
+template <typename T, int DCN>
+struct HSV2RGB {
+  enum { kTables = 0 };
+  int bidx, hrange;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    float b, g, r;
+    if (sizeof(T) == 1) {
+      // OpenCV's vectorised 8U path truncates (its scalar tail rounds).
+      hsv2rgb((float)s[0], (float)s[1] * (1.f / 255.f), (float)s[2] * (1.f / 255.f), b, g, r, 6.f / hrange);
+      put_bgr<T>(d, bidx, (T)min(max((int)(b * 255.f), 0), 255), (T)min(max((int)(g * 255.f), 0), 255),
+                 (T)min(max((int)(r * 255.f), 0), 255));
+    } else {
+      hsv2rgb((float)s[0], (float)s[1], (float)s[2], b, g, r, 6.f / hrange);
+      put_bgr<T>(d, bidx, T(b), T(g), T(r));
+    }
+    if (DCN == 4) d[3] = T(ColorMax<T>::v());
+  }
+};
+
+// ---- HLS. 8U goes through OpenCV's float path on values/255.
+__device__ __forceinline__ void rgb2hls(float b, float g, float r, float hscale, float& h, float& l,
+                                        float& s) {
+  float vmax = fmaxf(fmaxf(r, g), b), vmin = fminf(fminf(r, g), b);
+  float diff = vmax - vmin;
+  h = 0.f;
+  s = 0.f;
+  l = (vmax + vmin) * 0.5f;
+  if (diff > 1.1920929e-7f) {
+    s = l < 0.5f ? diff / (vmax + vmin) : diff / (2 - vmax - vmin);
+    diff = 60.f / diff;
+    h = vmax == r ? (g - b) * diff : vmax == g ? (b - r) * diff + 120.f : (r - g) * diff + 240.f;
+    if (h < 0.f) h += 360.f;
+  }
+  h *= hscale;
+}
+template <typename T, int SCN>
+struct RGB2HLS {
+  enum { kTables = 0 };
+  int bidx, hrange;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    BGR_OF(T, s, bidx)
+    float h, l, S;
+    if (sizeof(T) == 1) {
+      rgb2hls(b * (1.f / 255.f), g * (1.f / 255.f), r * (1.f / 255.f), hrange / 360.f, h, l, S);
+      d[0] = sat<T>(h);
+      d[1] = sat<T>(l * 255.f);
+      d[2] = sat<T>(S * 255.f);
+    } else {
+      rgb2hls(b, g, r, hrange / 360.f, h, l, S);
+      d[0] = T(h);
+      d[1] = T(l);
+      d[2] = T(S);
+    }
+  }
+};
+__device__ __forceinline__ void hls2rgb(float h, float l, float s, float hscale, float& b, float& g,
+                                        float& r) {
+  if (s == 0) {
+    b = g = r = l;
+    return;
+  }
+  float p2 = l <= 0.5f ? l * (1 + s) : l + s - l * s;
+  float p1 = 2 * l - p2;
+  h *= hscale;
+  if (h < 0)
+    do h += 6; while (h < 0);
+  else if (h >= 6)
+    do h -= 6; while (h >= 6);
+  int sector = (int)floorf(h);
+  h -= sector;
+  float t0 = p2, t1 = p1, t2 = p1 + (p2 - p1) * (1 - h), t3 = p1 + (p2 - p1) * h;
+  switch (sector) {
+    case 0: b = t1; g = t3; r = t0; break;
+    case 1: b = t1; g = t0; r = t2; break;
+    case 2: b = t3; g = t0; r = t1; break;
+    case 3: b = t0; g = t2; r = t1; break;
+    case 4: b = t0; g = t1; r = t3; break;
+    default: b = t2; g = t1; r = t0; break;
+  }
+}
+template <typename T, int DCN>
+struct HLS2RGB {
+  enum { kTables = 0 };
+  int bidx, hrange;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    float b, g, r;
+    if (sizeof(T) == 1) {
+      hls2rgb((float)s[0], (float)s[1] * (1.f / 255.f), (float)s[2] * (1.f / 255.f), 6.f / hrange, b, g, r);
+      put_bgr<T>(d, bidx, sat<T>(b * 255.f), sat<T>(g * 255.f), sat<T>(r * 255.f));
+    } else {
+      hls2rgb((float)s[0], (float)s[1], (float)s[2], 6.f / hrange, b, g, r);
+      put_bgr<T>(d, bidx, T(b), T(g), T(r));
+    }
+    if (DCN == 4) d[3] = T(ColorMax<T>::v());
+  }
+};
+
+// ---- Lab and Luv (param: 1 with sRGB gamma, 0 for linear LBGR/LRGB).
+__device__ __forceinline__ float srgb_gamma(float x) {
+  return x <= 0.04045f ? x * (1.f / 12.92f) : powf((x + 0.055f) * (1.f / 1.055f), 2.4f);
+}
+__device__ __forceinline__ float srgb_invgamma(float x) {
+  return x <= 0.0031308f ? 12.92f * x : 1.055f * powf(x, 1.f / 2.4f) - 0.055f;
+}
+__device__ __forceinline__ float lab_f(float t) {
+  return t > 0.008856f ? cbrtf(t) : 7.787f * t + 16.f / 116.f;
+}
+// Linear r, g, b in [0,1] of an input pixel: 8U through a per-block table.
+template <typename T>
+__device__ __forceinline__ void linear_rgb(T b, T g, T r, int srgb, const Smem& sm, float& lb,
+                                           float& lg, float& lr) {
+  if (sizeof(T) == 1) {
+    lb = sm.f[(int)b];
+    lg = sm.f[(int)g];
+    lr = sm.f[(int)r];
+  } else {
+    lb = b, lg = g, lr = r;
+    if (srgb) {
+      lb = srgb_gamma(fminf(fmaxf(lb, 0.f), 1.f));
+      lg = srgb_gamma(fminf(fmaxf(lg, 0.f), 1.f));
+      lr = srgb_gamma(fminf(fmaxf(lr, 0.f), 1.f));
+    }
+  }
+}
+__device__ __forceinline__ void lab_table(Smem& sm, int srgb) {
+  for (int i = threadIdx.x; i < 256; i += blockDim.x)
+    sm.f[i] = srgb ? srgb_gamma(i * (1.f / 255.f)) : i * (1.f / 255.f);
+}
+template <typename T, int SCN>
+struct RGB2Lab {
+  enum { kTables = sizeof(T) == 1 };
+  int bidx, srgb;
+  __device__ void setup(Smem& sm) const { lab_table(sm, srgb); }
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem& sm) const {
+    BGR_OF(T, s, bidx)
+    float lb, lg, lr;
+    linear_rgb<T>(b, g, r, srgb, sm, lb, lg, lr);
+    const float* C = kRGB2XYZf;
+    float X = (lr * C[0] + lg * C[1] + lb * C[2]) * (1.f / 0.950456f);
+    float Y = lr * C[3] + lg * C[4] + lb * C[5];
+    float Z = (lr * C[6] + lg * C[7] + lb * C[8]) * (1.f / 1.088754f);
+    float FX = lab_f(X), FY = lab_f(Y), FZ = lab_f(Z);
+    float L = Y > 0.008856f ? 116.f * FY - 16.f : 903.3f * Y;
+    float a = 500.f * (FX - FY), bb = 200.f * (FY - FZ);
+    if (sizeof(T) == 1) {
+      d[0] = sat<T>(L * (255.f / 100.f));
+      d[1] = sat<T>(a + 128.f);
+      d[2] = sat<T>(bb + 128.f);
+    } else {
+      d[0] = T(L), d[1] = T(a), d[2] = T(bb);
+    }
+  }
+};
+// Linear rgb in [0,1] -> output pixel (gamma, clipping and scaling by depth).
+template <typename T>
+__device__ __forceinline__ void out_rgb(T* d, int bidx, int srgb, float R, float G, float B) {
+  R = fminf(fmaxf(R, 0.f), 1.f), G = fminf(fmaxf(G, 0.f), 1.f), B = fminf(fmaxf(B, 0.f), 1.f);
+  if (srgb) R = srgb_invgamma(R), G = srgb_invgamma(G), B = srgb_invgamma(B);
+  if (sizeof(T) == 1)
+    put_bgr<T>(d, bidx, sat<T>(B * 255.f), sat<T>(G * 255.f), sat<T>(R * 255.f));
+  else
+    put_bgr<T>(d, bidx, T(B), T(G), T(R));
+}
+template <typename T, int DCN>
+struct Lab2RGB {
+  enum { kTables = 0 };
+  int bidx, srgb;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    float L = s[0], a = s[1], bb = s[2];
+    if (sizeof(T) == 1) L *= 100.f / 255.f, a -= 128.f, bb -= 128.f;
+    float y, fy;
+    if (L <= 8.f) {  // 0.008856 * 903.3
+      y = L * (1.f / 903.3f);
+      fy = 7.787f * y + 16.f / 116.f;
+    } else {
+      fy = (L + 16.f) * (1.f / 116.f);
+      y = fy * fy * fy;
+    }
+    float fx = a * (1.f / 500.f) + fy, fz = fy - bb * (1.f / 200.f);
+    float x = fx > 0.206893f ? fx * fx * fx : (fx - 16.f / 116.f) * (1.f / 7.787f);
+    float z = fz > 0.206893f ? fz * fz * fz : (fz - 16.f / 116.f) * (1.f / 7.787f);
+    x *= 0.950456f, z *= 1.088754f;
+    const float* C = kXYZ2RGBf;
+    out_rgb<T>(d, bidx, srgb, x * C[0] + y * C[1] + z * C[2], x * C[3] + y * C[4] + z * C[5],
+               x * C[6] + y * C[7] + z * C[8]);
+    if (DCN == 4) d[3] = T(ColorMax<T>::v());
+  }
+};
+// u'n, v'n of OpenCV's D65 white (0.950456, 1, 1.088754).
+#define LUV_UN 0.19783940f
+#define LUV_VN 0.46834220f
+template <typename T, int SCN>
+struct RGB2Luv {
+  enum { kTables = sizeof(T) == 1 };
+  int bidx, srgb;
+  __device__ void setup(Smem& sm) const { lab_table(sm, srgb); }
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem& sm) const {
+    BGR_OF(T, s, bidx)
+    float lb, lg, lr;
+    linear_rgb<T>(b, g, r, srgb, sm, lb, lg, lr);
+    const float* C = kRGB2XYZf;
+    float X = lr * C[0] + lg * C[1] + lb * C[2];
+    float Y = lr * C[3] + lg * C[4] + lb * C[5];
+    float Z = lr * C[6] + lg * C[7] + lb * C[8];
+    float L = Y > 0.008856f ? 116.f * cbrtf(Y) - 16.f : 903.3f * Y;
+    float dd = X + 15.f * Y + 3.f * Z;
+    dd = 1.f / fmaxf(dd, 1.1920929e-7f);
+    float u = 13.f * L * (4.f * X * dd - LUV_UN), v = 13.f * L * (9.f * Y * dd - LUV_VN);
+    if (sizeof(T) == 1) {
+      d[0] = sat<T>(L * (255.f / 100.f));
+      d[1] = sat<T>((u + 134.f) * (255.f / 354.f));
+      d[2] = sat<T>((v + 140.f) * (255.f / 262.f));
+    } else {
+      d[0] = T(L), d[1] = T(u), d[2] = T(v);
+    }
+  }
+};
+template <typename T, int DCN>
+struct Luv2RGB {
+  enum { kTables = 0 };
+  int bidx, srgb;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    float L = s[0], u = s[1], v = s[2];
+    if (sizeof(T) == 1) L *= 100.f / 255.f, u = u * (354.f / 255.f) - 134.f, v = v * (262.f / 255.f) - 140.f;
+    float Y;
+    if (L >= 8.f) {
+      Y = (L + 16.f) * (1.f / 116.f);
+      Y = Y * Y * Y;
+    } else {
+      Y = L * (1.f / 903.3f);
+    }
+    float up = 3.f * (u + L * (13.f * LUV_UN));
+    float vp = 0.25f / (v + L * (13.f * LUV_VN));
+    vp = fminf(fmaxf(vp, -0.25f), 0.25f);
+    float X = Y * 3.f * up * vp;
+    float Z = Y * (((12.f * 13.f) * L - up) * vp - 5.f);
+    const float* C = kXYZ2RGBf;
+    out_rgb<T>(d, bidx, srgb, X * C[0] + Y * C[1] + Z * C[2], X * C[3] + Y * C[4] + Z * C[5],
+               X * C[6] + Y * C[7] + Z * C[8]);
+    if (DCN == 4) d[3] = T(ColorMax<T>::v());
+  }
+};
+
+// ---- Transform (cv::transform): dst[c] = sum_k m[c][k]*src[k] + m[c][SCN], the
+// matrix (up to 4x5 floats) in a buffer whose address is param's high and low words.
+template <typename T, int SCN, int DCN>
+struct Xform {
+  enum { kTables = 0 };
+  const float* m;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+#pragma unroll
+    for (int c = 0; c < DCN; c++) {
+      float acc = __ldg(m + c * 5 + 4);
+#pragma unroll
+      for (int k = 0; k < SCN; k++) acc = fmaf(__ldg(m + c * 5 + k), (float)s[k], acc);
+      d[c] = sat<T>(acc);
+    }
+  }
+};
+
+#define CVT_KERNEL(NAME, DN, T, SCN, DCN, FUNCTOR, INIT)                                       \
+  extern "C" __global__ void __launch_bounds__(128)                                            \
+      gi_cvt_##NAME##_##DN##_##SCN##DCN(const void* src, int sp, void* dst, int dp, int rows, \
+                                        int cols, int vec, int bidx, int param) {              \
+    FUNCTOR f = INIT;                                                                          \
+    cvt_body<T, SCN, DCN>(src, sp, dst, dp, rows, cols, vec, f);                               \
+  }
+#define FWD(NAME, DN, T, F, DCN)                                   \
+  CVT_KERNEL(NAME, DN, T, 3, DCN, F<T COMMA 3>, (F<T COMMA 3>{bidx, param})) \
+  CVT_KERNEL(NAME, DN, T, 4, DCN, F<T COMMA 4>, (F<T COMMA 4>{bidx, param}))
+#define INV(NAME, DN, T, F)                                        \
+  CVT_KERNEL(NAME, DN, T, 3, 3, F<T COMMA 3>, (F<T COMMA 3>{bidx, param})) \
+  CVT_KERNEL(NAME, DN, T, 3, 4, F<T COMMA 4>, (F<T COMMA 4>{bidx, param}))
+#define COMMA ,
+#define ALL_RGB(DN, T)                                                                     \
+  CVT_KERNEL(rgb, DN, T, 3, 3, RGB2RGB<T COMMA 3 COMMA 3>, (RGB2RGB<T COMMA 3 COMMA 3>{bidx})) \
+  CVT_KERNEL(rgb, DN, T, 3, 4, RGB2RGB<T COMMA 3 COMMA 4>, (RGB2RGB<T COMMA 3 COMMA 4>{bidx})) \
+  CVT_KERNEL(rgb, DN, T, 4, 3, RGB2RGB<T COMMA 4 COMMA 3>, (RGB2RGB<T COMMA 4 COMMA 3>{bidx})) \
+  CVT_KERNEL(rgb, DN, T, 4, 4, RGB2RGB<T COMMA 4 COMMA 4>, (RGB2RGB<T COMMA 4 COMMA 4>{bidx})) \
+  CVT_KERNEL(gray, DN, T, 3, 1, RGB2Gray<T COMMA 3>, (RGB2Gray<T COMMA 3>{bidx}))               \
+  CVT_KERNEL(gray, DN, T, 4, 1, RGB2Gray<T COMMA 4>, (RGB2Gray<T COMMA 4>{bidx}))               \
+  CVT_KERNEL(fromgray, DN, T, 1, 3, Gray2RGB<T COMMA 3>, (Gray2RGB<T COMMA 3>{bidx}))           \
+  CVT_KERNEL(fromgray, DN, T, 1, 4, Gray2RGB<T COMMA 4>, (Gray2RGB<T COMMA 4>{bidx}))           \
+  FWD(ycc, DN, T, RGB2YCC, 3)                                                              \
+  INV(fromycc, DN, T, YCC2RGB)                                                             \
+  CVT_KERNEL(xyz, DN, T, 3, 3, RGB2XYZ<T COMMA 3>, (RGB2XYZ<T COMMA 3>{bidx}))                  \
+  CVT_KERNEL(xyz, DN, T, 4, 3, RGB2XYZ<T COMMA 4>, (RGB2XYZ<T COMMA 4>{bidx}))                  \
+  CVT_KERNEL(fromxyz, DN, T, 3, 3, XYZ2RGB<T COMMA 3>, (XYZ2RGB<T COMMA 3>{bidx}))              \
+  CVT_KERNEL(fromxyz, DN, T, 3, 4, XYZ2RGB<T COMMA 4>, (XYZ2RGB<T COMMA 4>{bidx}))
+#define NONLINEAR(DN, T)          \
+  FWD(hsv, DN, T, RGB2HSV, 3)     \
+  INV(fromhsv, DN, T, HSV2RGB)    \
+  FWD(hls, DN, T, RGB2HLS, 3)     \
+  INV(fromhls, DN, T, HLS2RGB)    \
+  FWD(lab, DN, T, RGB2Lab, 3)     \
+  INV(fromlab, DN, T, Lab2RGB)    \
+  FWD(luv, DN, T, RGB2Luv, 3)     \
+  INV(fromluv, DN, T, Luv2RGB)
+
+ALL_RGB(8u, u8)
+ALL_RGB(16u, u16)
+ALL_RGB(32f, f32)
+NONLINEAR(8u, u8)
+NONLINEAR(32f, f32)
+
+// Transform: param unused; the matrix address comes as two 32-bit halves (vec, bidx
+// slots keep their meaning; m_lo/m_hi follow).
+#define XFORM(DN, T, SCN, DCN)                                                                   \
+  extern "C" __global__ void __launch_bounds__(128)                                              \
+      gi_xform_##DN##_##SCN##DCN(const void* src, int sp, void* dst, int dp, int rows, int cols, \
+                                 int vec, const float* m) {                                      \
+    cvt_body<T, SCN, DCN>(src, sp, dst, dp, rows, cols, vec, Xform<T, SCN, DCN>{m});            \
+  }
+#define XFORM_ALL(DN, T)                                                                      \
+  XFORM(DN, T, 1, 1) XFORM(DN, T, 1, 3) XFORM(DN, T, 1, 4) XFORM(DN, T, 3, 1) XFORM(DN, T, 3, 3) \
+  XFORM(DN, T, 3, 4) XFORM(DN, T, 4, 1) XFORM(DN, T, 4, 3) XFORM(DN, T, 4, 4)
+XFORM_ALL(8u, u8)
+XFORM_ALL(16u, u16)
+XFORM_ALL(16s, s16)
+XFORM_ALL(32f, f32)
