@@ -1,0 +1,186 @@
+//go:build cuda
+
+package colorconv_test
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/colorconv"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// The CUDA device against the CPU device for every code, depth and channel count,
+// on whole images (vector path) and odd-offset views (scalar path), into poisoned
+// outputs.
+
+func gpuDev(t *testing.T) *gpuimage.Device {
+	d, err := gpuimage.CUDA(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// validInput makes pixels in each family's range: 32F inputs in 0..1 for the
+// BGR side; colour-space inputs come from converting a random BGR image on the CPU.
+func validInput(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int, mt gpuimage.MatType) *gpuimage.Image {
+	d := mt.Depth()
+	data := tu.RandomBytes(r, d, rows*cols*mt.Channels())
+	if d == gpuimage.Depth32F {
+		f := make([]float32, rows*cols*mt.Channels())
+		for i := range f {
+			f[i] = float32(r.Float64())
+		}
+		im, err := gpuimage.NewFromData(gpuimage.CPU(), rows, cols, mt, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return colourSide(t, im, code)
+	}
+	im, err := gpuimage.NewFromData(gpuimage.CPU(), rows, cols, mt, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return colourSide(t, im, code)
+}
+
+// colourSide converts a BGR image into the space an X2BGR code reads.
+func colourSide(t *testing.T, bgr *gpuimage.Image, code colorconv.Code) *gpuimage.Image {
+	name := code.String()
+	i := strings.Index(name, "2")
+	from := name[:i]
+	if from == "BGR" || from == "RGB" || from == "BGRA" || from == "RGBA" || from == "LBGR" || from == "LRGB" || from == "GRAY" {
+		return bgr
+	}
+	for _, c := range colorconv.Codes() {
+		if c.String() == "BGR2"+from || (strings.HasSuffix(from, "_FULL") && c.String() == "BGR2"+from) {
+			var out gpuimage.Image
+			if err := colorconv.CvtColor(bgr, &out, c); err != nil {
+				t.Fatal(err)
+			}
+			bgr.Close()
+			return &out
+		}
+	}
+	return bgr
+}
+
+func toDevice(t *testing.T, im *gpuimage.Image, dev *gpuimage.Device) *gpuimage.Image {
+	b := tu.Bytes(t, im)
+	out, err := gpuimage.New(dev, im.Rows(), im.Cols(), im.Type())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Upload(b); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestCUDACvtColor(t *testing.T) {
+	g := gpuDev(t)
+	r := tu.Rand(t)
+	for _, code := range colorconv.Codes() {
+		for _, d := range []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16U, gpuimage.Depth32F} {
+			for _, cn := range []int{1, 3, 4} {
+				mt := gpuimage.MakeType(d, cn)
+				for i, sz := range tu.Sizes {
+					view := i%2 == 1
+					rows, cols := sz[0], sz[1]
+					if view {
+						rows, cols = rows+3, cols+5
+					}
+					name := fmt.Sprintf("%v/%v/%dx%d/view=%v", code, mt, sz[0], sz[1], view)
+					probe, _ := gpuimage.New(gpuimage.CPU(), rows, cols, mt)
+					var pd gpuimage.Image
+					perr := colorconv.CvtColor(probe, &pd, code)
+					probe.Close()
+					if perr != nil {
+						pd.Close()
+						if !errors.Is(perr, gpuimage.ErrBadType) {
+							t.Errorf("%s: %v", name, perr)
+						}
+						break
+					}
+					cin := validInput(t, r, code, rows, cols, mt)
+					gin := toDevice(t, cin, g)
+					if cin.Type() != mt { // the input is in the code's colour space
+						mt = cin.Type()
+					}
+					csrc, gsrc := cin, gin
+					if view {
+						rect := image.Rect(3, 1, 3+sz[1], 1+sz[0])
+						csrc, _ = cin.Region(rect)
+						gsrc, _ = gin.Region(rect)
+					}
+					cout := &gpuimage.Image{}
+					gout := tu.Poisoned(t, g, sz[0], sz[1], pd.Type())
+					pd.Close()
+					if err := colorconv.CvtColor(csrc, cout, code); err != nil {
+						t.Fatalf("%s CPU: %v", name, err)
+					}
+					if err := colorconv.CvtColor(gsrc, gout, code); err != nil {
+						t.Fatalf("%s CUDA: %v", name, err)
+					}
+					abs, rel := tu.Tolerance(d)
+					if d == gpuimage.Depth32F && (strings.Contains(code.String(), "Lab") || strings.Contains(code.String(), "Luv") || strings.Contains(code.String(), "HSV") || strings.Contains(code.String(), "HLS")) {
+						abs = 1e-4 // 1e-4 absolute on 0..100 and 0..360 scales: powf/cbrtf/division ulps
+					}
+					res := tu.Compare(d, tu.Bytes(t, gout), tu.Bytes(t, cout), abs, rel)
+					if res.Bad != 0 {
+						t.Errorf("%s: %d of %d out of tolerance (max %g); %s", name, res.Bad, res.N, res.MaxAbs, res.First)
+					}
+					for _, im := range []*gpuimage.Image{cout, gout, csrc, gsrc, cin, gin} {
+						im.Close()
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestCUDATransform(t *testing.T) {
+	g := gpuDev(t)
+	r := tu.Rand(t)
+	for _, d := range tu.Depths {
+		for _, scn := range []int{1, 3, 4} {
+			for _, dcn := range []int{1, 3, 4} {
+				mt := gpuimage.MakeType(d, scn)
+				m := make([][]float64, dcn)
+				for c := range m {
+					for k := 0; k <= scn; k++ {
+						m[c] = append(m[c], r.Float64()*2-0.5)
+					}
+				}
+				cin, _ := tu.Random(t, r, gpuimage.CPU(), 61, 77, mt)
+				gin := toDevice(t, cin, g)
+				var cout gpuimage.Image
+				gout := tu.Poisoned(t, g, 61, 77, gpuimage.MakeType(d, dcn))
+				if err := colorconv.Transform(cin, &cout, m); err != nil {
+					t.Fatal(err)
+				}
+				if err := colorconv.Transform(gin, gout, m); err != nil {
+					t.Fatal(err)
+				}
+				abs, rel := tu.Tolerance(d)
+				if d == gpuimage.Depth32F {
+					abs = 2.5e-3 // fmaf on the GPU, mul+add on the CPU, terms up to ~1200
+				}
+				res := tu.Compare(d, tu.Bytes(t, gout), tu.Bytes(t, &cout), abs, rel)
+				if res.Bad != 0 {
+					t.Errorf("Transform %v -> %d: %d bad; %s", mt, dcn, res.Bad, res.First)
+				}
+				cin.Close()
+				gin.Close()
+				cout.Close()
+				gout.Close()
+			}
+		}
+	}
+}
