@@ -9,13 +9,16 @@
 package main
 
 import (
+	"encoding/binary"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/gpuimg/gpuimg/colorconv"
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
@@ -149,6 +152,36 @@ var cases = []benchCase{
 	}},
 }
 
+// colour cases: the conversions the issue compares with NPP and OpenCV.
+func init() {
+	for _, c := range []struct {
+		code  colorconv.Code
+		mt    gpuimage.MatType
+		bytes int // per pixel, read + written
+	}{
+		{colorconv.ColorBGRToGray, gpuimage.CV8UC3, 4},
+		{colorconv.ColorBGRToLab, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToHSV, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToYCrCb, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToXYZ, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToLab, gpuimage.CV32FC3, 24},
+	} {
+		c := c
+		cases = append(cases, benchCase{"cvtColor " + c.code.String(), func(t *Timer, w, h int) ([]Row, error) {
+			src, err := randomImage(t.Dev, w, h, c.mt)
+			if err != nil {
+				return nil, err
+			}
+			defer src.Close()
+			var dst gpuimage.Image
+			defer dst.Close()
+			m, err := t.Median(func(on gpuimage.Option) error { return colorconv.CvtColor(src, &dst, c.code, on) })
+			typ := strings.TrimPrefix(c.mt.String(), "CV_")
+			return []Row{{Type: typ, Variant: "kernel", Median: m, Bytes: int64(w * h * c.bytes)}}, err
+		}})
+	}
+}
+
 // transfer times uploads (or downloads) of a WxH 8UC3 image from page-locked and
 // from ordinary (pageable) host memory.
 func transfer(up bool) func(t *Timer, w, h int) ([]Row, error) {
@@ -186,8 +219,23 @@ func transfer(up bool) func(t *Timer, w, h int) ([]Row, error) {
 	}
 }
 
+// randomImage makes a WxH image of random pixels (32F: uniform in 0..1).
 func randomImage(dev *gpuimage.Device, w, h int, mt gpuimage.MatType) (*gpuimage.Image, error) {
+	r := rand.New(rand.NewSource(int64(w * h)))
 	data := make([]byte, w*h*mt.Channels()*mt.Depth().Size())
-	rand.New(rand.NewSource(int64(w * h))).Read(data)
-	return gpuimage.NewFromData(dev, h, w, mt, data)
+	r.Read(data)
+	if mt.Depth() == gpuimage.Depth32F {
+		for i := 0; i < len(data); i += 4 {
+			binary.LittleEndian.PutUint32(data[i:], math.Float32bits(r.Float32()))
+		}
+	}
+	im, err := gpuimage.New(dev, h, w, mt)
+	if err != nil {
+		return nil, err
+	}
+	if err := im.Upload(data); err != nil {
+		im.Close()
+		return nil, err
+	}
+	return im, nil
 }

@@ -30,6 +30,8 @@ san=/usr/local/cuda/bin/compute-sanitizer
 if [ -x "$san" ]; then
   g=.gpu/tests/gpuimage.test
   step sanitizer-memcheck bash -c "cd gpuimage && $san --tool memcheck --leak-check full --error-exitcode 9 '$root/$g' -test.run 'CUDA(ConvertTo|SetToCopyToShuffles)/(1x1|37x1|300x451)/CV_(8UC3|16SC4|32FC1)' -test.count=1"
+  c=.gpu/tests/colorconv.test
+  step sanitizer-colorconv bash -c "cd colorconv && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$c' -test.run 'CUDA(CvtColor|Transform)' -test.count=1 >/dev/null 2>'$out/sanitizer-colorconv.err'; r=\$?; tail -5 '$out/sanitizer-colorconv.err'; exit \$r"
   step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
 fi
 
@@ -40,12 +42,22 @@ step cli-bad-input bash -c "$cli convert nope.png -o '$out/x.png'; test \$? = 1 
 
 step bench .gpu/bench -sizes 1920x1080,3840x2160 -reps 50 -o "$out/bench.csv"
 cat "$out/bench.log"
+# Peers in the same run: NVIDIA NPP (built here with the host's nvcc) and OpenCV (cv2).
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+step npp bash -c "'$nvcc' -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppisu -lnppicc -lnppc && /tmp/npp_bench 3840 2160 50 >'$out/npp.csv'"
+step opencv python3 bench/peers/opencv_bench.py 3840 2160 20
+[ -s "$out/npp.csv" ] && cat "$out/npp.csv" >>"$out/bench.csv"
+grep -v '^\(==\|$\)' "$out/opencv.log" | grep ',opencv-cpu,' >>"$out/bench.csv" || true
+python3 bench/peers/compare.py "$out/bench.csv" | tee "$out/compare.txt"
 
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 if [ -x "$ncu" ]; then
   step ncu-convert "$ncu" --kernel-name regex:gi_convert_8u_32f --launch-skip 3 --launch-count 1 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis .gpu/bench -only "convertTo 8UC3" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|gi_convert" "$out/ncu-convert.log" | head -8
+  step ncu-color "$ncu" --kernel-name regex:"gi_cvt_(gray|lab|hsv)_8u_3" --launch-count 18 \
+    --section SpeedOfLight .gpu/bench -only "cvtColor BGR2" -sizes 3840x2160 -reps 3 -warmup 3
+  grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_cvt" "$out/ncu-color.log" | head -24
 fi
 
 {
