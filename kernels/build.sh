@@ -22,7 +22,7 @@ srcs=$(ls *.cu | sort)
 unit=$(mktemp --suffix=.cu); trap 'rm -f "$unit"; [ -n "${tmp:-}" ] && rm -rf "$tmp"' EXIT
 for f in $srcs; do echo "#include \"$PWD/$f\""; done >"$unit"
 log=$(mktemp)
-"$NVCC" -fatbin -O3 -std=c++14 -I"$PWD" "${archs[@]}" -Xptxas -warn-spills,-warn-lmem-usage \
+"$NVCC" -fatbin -O3 -std=c++14 -I"$PWD" "${archs[@]}" -Xptxas -warn-spills,-warn-lmem-usage -Xfatbin -compress-all \
   -o "$out" "$unit" 2>&1 | tee "$log"
 if grep -qiE 'spill|lmem|warning' "$log"; then
   echo "kernels: nvcc/ptxas reported spills, local memory or warnings (above)" >&2
