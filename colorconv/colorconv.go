@@ -57,7 +57,7 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 			return cpuConvert(sp.fam, d, s, sp.bidx, param)
 		}
 		name := fmt.Sprintf("gi_cvt_%s_%s_%d%d", sp.fam, core.KernelSuffix(s.Depth), s.Chans, d.Chans)
-		return launch(str, name, s, d, sp.bidx, param)
+		return launch(str, name, pixelsPerThread(sp.fam, s.Depth), s, d, sp.bidx, param)
 	})
 	if err != nil {
 		return fmt.Errorf("colorconv.CvtColor %v: %w", code, err)
@@ -79,8 +79,18 @@ func vecWidth(imgs ...*core.State) int {
 	return 1
 }
 
-// launch runs a colour kernel: 4 pixels per thread, 128 threads per block.
-func launch(str core.Stream, name string, s, d *core.State, extra ...any) error {
+// pixelsPerThread is how many pixels a colour kernel's thread converts: 16 bytes
+// of each channel plane (16 for 8U, 8 for 16U, 4 for 32F), except where the kernel
+// lowers it (kPX in kernels/color.cu) to stay within registers.
+func pixelsPerThread(fam family, d core.Depth) int {
+	if d == core.Depth8U && (fam == "fromhsv" || fam == "fromhls") {
+		return 8
+	}
+	return 16 / d.Size()
+}
+
+// launch runs a colour kernel with px pixels per thread, 128 threads per block.
+func launch(str core.Stream, name string, px int, s, d *core.State, extra ...any) error {
 	args := append([]any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, vecWidth(s, d)}, extra...)
-	return s.Dev.Launch(str, name, core.Grid((s.Cols+3)/4, s.Rows, 128), [3]int{128, 1, 1}, 0, args...)
+	return s.Dev.Launch(str, name, core.Grid((s.Cols+px-1)/px, s.Rows, 128), [3]int{128, 1, 1}, 0, args...)
 }

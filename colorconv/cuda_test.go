@@ -43,8 +43,11 @@ func validInput(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int,
 		}
 		return colourSide(t, im, code)
 	}
-	im, err := gpuimage.NewFromData(gpuimage.CPU(), rows, cols, mt, data)
+	im, err := gpuimage.New(gpuimage.CPU(), rows, cols, mt)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Upload(data); err != nil {
 		t.Fatal(err)
 	}
 	return colourSide(t, im, code)

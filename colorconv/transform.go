@@ -62,7 +62,7 @@ func Transform(src, dst *gpuimage.Image, m [][]float64, opts ...gpuimage.Option)
 			return err
 		}
 		name := fmt.Sprintf("gi_xform_%s_%d%d", core.KernelSuffix(s.Depth), s.Chans, dcn)
-		return launch(str, name, s, d, buf.Ptr)
+		return launch(str, name, 16/s.Depth.Size(), s, d, buf.Ptr)
 	})
 	if err != nil {
 		return fmt.Errorf("colorconv.Transform: %w", err)

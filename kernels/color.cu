@@ -63,35 +63,54 @@ struct Smem {
   int i1[256];
 };
 
+// Each thread converts PX = 16/sizeof(T) pixels (16 for 8U, 8 for 16U, 4 for 32F),
+// so a 3-channel thread moves three 16-byte words in and out: enough bytes in
+// flight to run at memory speed.
+// A functor may lower it with an enum kPX (the host's colorconv.pixelsPerThread
+// must agree).
+template <class F, class = void>
+struct PxOverride {
+  enum { v = 0 };
+};
+template <class F>
+struct PxOverride<F, decltype(void(F::kPX))> {
+  enum { v = F::kPX };
+};
+template <typename T, class F>
+struct PixPerThread {
+  enum { v = PxOverride<F>::v ? PxOverride<F>::v : 16 / sizeof(T) };
+};
+
 template <typename T, int SCN, int DCN, class F>
 __device__ __forceinline__ void cvt_body(const void* src, int sp, void* dst, int dp, int rows,
                                          int cols, int vec, F f) {
+  constexpr int PX = PixPerThread<T, F>::v;
   __shared__ Smem sm;
   if (F::kTables) {
     f.setup(sm);
     __syncthreads();
   }
-  const int x0 = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  const int x0 = PX * (blockIdx.x * blockDim.x + threadIdx.x);
   if (x0 >= cols) return;
-  const int np = min(4, cols - x0);
+  const int np = min(PX, cols - x0);
   for (int y = blockIdx.y; y < rows; y += gridDim.y) {
     const T* s = row<T>(src, sp, y) + x0 * SCN;
     T* d = row<T>(dst, dp, y) + x0 * DCN;
-    Pix<T, 4 * SCN> in;
-    Pix<T, 4 * DCN> out;
-    if (np == 4) {
+    Pix<T, PX * SCN> in;
+    Pix<T, PX * DCN> out;
+    if (np == PX) {
       load(in, s, vec);
     } else {
 #pragma unroll
-      for (int k = 0; k < 4 * SCN; k++) in.t[k] = k < np * SCN ? s[k] : T(0);
+      for (int k = 0; k < PX * SCN; k++) in.t[k] = k < np * SCN ? s[k] : T(0);
     }
 #pragma unroll
-    for (int p = 0; p < 4; p++) f(in.t + p * SCN, out.t + p * DCN, sm);
-    if (np == 4) {
+    for (int p = 0; p < PX; p++) f(in.t + p * SCN, out.t + p * DCN, sm);
+    if (np == PX) {
       store(out, d, vec);
     } else {
 #pragma unroll
-      for (int k = 0; k < 4 * DCN; k++)
+      for (int k = 0; k < PX * DCN; k++)
         if (k < np * DCN) d[k] = out.t[k];
     }
   }
@@ -321,7 +340,7 @@ __device__ __forceinline__ void hsv2rgb(float h, float s, float v, float& b, flo
 }
 template <typename T, int DCN>
 struct HSV2RGB {
-  enum { kTables = 0 };
+  enum { kTables = 0, kPX = sizeof(T) == 1 ? 8 : 4 };  // 16 px spill registers
   int bidx, hrange;
   __device__ void setup(Smem&) const {}
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
@@ -403,7 +422,7 @@ __device__ __forceinline__ void hls2rgb(float h, float l, float s, float hscale,
 }
 template <typename T, int DCN>
 struct HLS2RGB {
-  enum { kTables = 0 };
+  enum { kTables = 0, kPX = sizeof(T) == 1 ? 8 : 4 };  // 16 px spill registers
   int bidx, hrange;
   __device__ void setup(Smem&) const {}
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
@@ -426,8 +445,15 @@ __device__ __forceinline__ float srgb_gamma(float x) {
 __device__ __forceinline__ float srgb_invgamma(float x) {
   return x <= 0.0031308f ? 12.92f * x : 1.055f * powf(x, 1.f / 2.4f) - 0.055f;
 }
+// Cube root: exact (cbrtf) for 32F results; for 8U results, which are rounded to
+// 1/255 of the range, two special-function-unit instructions (relative error ~1e-6).
+template <typename T>
+__device__ __forceinline__ float cbrt_t(float t) {
+  return sizeof(T) == 1 ? exp2f(__log2f(t) * (1.f / 3.f)) : cbrtf(t);
+}
+template <typename T>
 __device__ __forceinline__ float lab_f(float t) {
-  return t > 0.008856f ? cbrtf(t) : 7.787f * t + 16.f / 116.f;
+  return t > 0.008856f ? cbrt_t<T>(t) : 7.787f * t + 16.f / 116.f;
 }
 // Linear r, g, b in [0,1] of an input pixel: 8U through a per-block table.
 template <typename T>
@@ -463,7 +489,7 @@ struct RGB2Lab {
     float X = (lr * C[0] + lg * C[1] + lb * C[2]) * (1.f / 0.950456f);
     float Y = lr * C[3] + lg * C[4] + lb * C[5];
     float Z = (lr * C[6] + lg * C[7] + lb * C[8]) * (1.f / 1.088754f);
-    float FX = lab_f(X), FY = lab_f(Y), FZ = lab_f(Z);
+    float FX = lab_f<T>(X), FY = lab_f<T>(Y), FZ = lab_f<T>(Z);
     float L = Y > 0.008856f ? 116.f * FY - 16.f : 903.3f * Y;
     float a = 500.f * (FX - FY), bb = 200.f * (FY - FZ);
     if (sizeof(T) == 1) {
@@ -527,7 +553,7 @@ struct RGB2Luv {
     float X = lr * C[0] + lg * C[1] + lb * C[2];
     float Y = lr * C[3] + lg * C[4] + lb * C[5];
     float Z = lr * C[6] + lg * C[7] + lb * C[8];
-    float L = Y > 0.008856f ? 116.f * cbrtf(Y) - 16.f : 903.3f * Y;
+    float L = Y > 0.008856f ? 116.f * cbrt_t<T>(Y) - 16.f : 903.3f * Y;
     float dd = X + 15.f * Y + 3.f * Z;
     dd = 1.f / fmaxf(dd, 1.1920929e-7f);
     float u = 13.f * L * (4.f * X * dd - LUV_UN), v = 13.f * L * (9.f * Y * dd - LUV_VN);
