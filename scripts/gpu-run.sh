@@ -5,6 +5,7 @@
 # Logs and the benchmark CSV go to $OUT (or .gpu/out). Ends with a summary.
 set -u
 root=$(pwd)
+[ -f .gpu/bin.tgz ] && tar xzf .gpu/bin.tgz -C .gpu
 out=${OUT:-$root/.gpu/out}
 mkdir -p "$out"
 declare -a names results
