@@ -132,8 +132,11 @@ func TestCUDACvtColor(t *testing.T) {
 						t.Fatalf("%s CUDA: %v", name, err)
 					}
 					abs, rel := tu.Tolerance(d)
-					if d == gpuimage.Depth32F && (strings.Contains(code.String(), "Lab") || strings.Contains(code.String(), "Luv") || strings.Contains(code.String(), "HSV") || strings.Contains(code.String(), "HLS")) {
+					if d == gpuimage.Depth32F && (strings.Contains(code.String(), "Lab") || strings.Contains(code.String(), "HSV") || strings.Contains(code.String(), "HLS")) {
 						abs = 1e-4 // 1e-4 absolute on 0..100 and 0..360 scales: powf/cbrtf/division ulps
+					}
+					if d == gpuimage.Depth32F && strings.Contains(code.String(), "Luv") {
+						abs = 5e-4 // u, v = 13*L*(...) multiply float32 rounding by up to 1300
 					}
 					res := tu.Compare(d, tu.Bytes(t, gout), tu.Bytes(t, cout), abs, rel)
 					if res.Bad != 0 {

@@ -81,16 +81,50 @@ struct PixPerThread {
   enum { v = PxOverride<F>::v ? PxOverride<F>::v : 16 / sizeof(T) };
 };
 
+// cvt_body runs with 128-thread blocks; each block covers 128*PX pixels of a row.
+// When rows allow 16-byte accesses and the block's segment lies inside the row, the
+// segment is staged through shared memory: fully coalesced 16-byte global loads and
+// stores, and each thread's PX pixels read from shared memory at a stride that is
+// free of bank conflicts. Other blocks (row tails, misaligned views) work directly.
 template <typename T, int SCN, int DCN, class F>
 __device__ __forceinline__ void cvt_body(const void* src, int sp, void* dst, int dp, int rows,
                                          int cols, int vec, F f) {
   constexpr int PX = PixPerThread<T, F>::v;
+  constexpr int SEG = 128 * PX;  // pixels per block
+  // Staging needs each thread's pixels to be whole 16-byte words on both sides.
+  constexpr bool STAGE = (PX * SCN * sizeof(T)) % 16 == 0 && (PX * DCN * sizeof(T)) % 16 == 0;
+  constexpr int IN_Q = STAGE ? SEG * SCN * sizeof(T) / 16 : 1, OUT_Q = STAGE ? SEG * DCN * sizeof(T) / 16 : 1;
   __shared__ Smem sm;
+  __shared__ uint4 sin[IN_Q], sout[OUT_Q];
   if (F::kTables) {
     f.setup(sm);
     __syncthreads();
   }
-  const int x0 = PX * (blockIdx.x * blockDim.x + threadIdx.x);
+  const int tid = threadIdx.x;
+  const int seg0 = blockIdx.x * SEG;
+  if (STAGE && vec >= 16 && seg0 + SEG <= cols) {
+    for (int y = blockIdx.y; y < rows; y += gridDim.y) {
+      const uint4* gs = reinterpret_cast<const uint4*>(row<T>(src, sp, y) + seg0 * SCN);
+#pragma unroll
+      for (int k = tid; k < IN_Q; k += 128) sin[k] = gs[k];
+      __syncthreads();
+      Pix<T, PX * SCN> in;
+      Pix<T, PX * DCN> out;
+#pragma unroll
+      for (int k = 0; k < PX * SCN * (int)sizeof(T) / 16; k++) in.q[k] = sin[tid * (PX * SCN * sizeof(T) / 16) + k];
+#pragma unroll
+      for (int p = 0; p < PX; p++) f(in.t + p * SCN, out.t + p * DCN, sm);
+#pragma unroll
+      for (int k = 0; k < PX * DCN * (int)sizeof(T) / 16; k++) sout[tid * (PX * DCN * sizeof(T) / 16) + k] = out.q[k];
+      __syncthreads();
+      uint4* gd = reinterpret_cast<uint4*>(row<T>(dst, dp, y) + seg0 * DCN);
+#pragma unroll
+      for (int k = tid; k < OUT_Q; k += 128) gd[k] = sout[k];
+      __syncthreads();  // sin/sout are reused for the next row
+    }
+    return;
+  }
+  const int x0 = seg0 + PX * tid;
   if (x0 >= cols) return;
   const int np = min(PX, cols - x0);
   for (int y = blockIdx.y; y < rows; y += gridDim.y) {
@@ -294,7 +328,7 @@ struct RGB2HSV {
       int h = (vr & (G - B)) + (~vr & ((vg & (B - R + 2 * diff)) + ((~vg) & (R - G + 4 * diff))));
       h = (h * sm.i1[diff] + (1 << 11)) >> 12;
       h += h < 0 ? hrange : 0;
-      d[0] = sat<T>((float)h);
+      d[0] = (T)min(max(h, 0), 255);
       d[1] = (T)S;
       d[2] = (T)v;
     } else {
