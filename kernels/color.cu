@@ -76,14 +76,25 @@ template <class F>
 struct PxOverride<F, decltype(void(F::kPX))> {
   enum { v = F::kPX };
 };
+// Staging through shared memory (below) is opt-in with an enum kStage = 1: it pays
+// where the output is narrower than the input (gray); for 3->3 conversions and the
+// compute-bound ones the measured time got worse on the H100.
+template <class F, class = void>
+struct StageOf {
+  enum { v = 0 };
+};
+template <class F>
+struct StageOf<F, decltype(void(F::kStage))> {
+  enum { v = F::kStage };
+};
 template <typename T, class F>
 struct PixPerThread {
   enum { v = PxOverride<F>::v ? PxOverride<F>::v : 16 / sizeof(T) };
 };
 
 // cvt_body runs with 128-thread blocks; each block covers 128*PX pixels of a row.
-// When rows allow 16-byte accesses and the block's segment lies inside the row, the
-// segment is staged through shared memory: fully coalesced 16-byte global loads and
+// For functors with kStage, when rows allow 16-byte accesses and the block's segment
+// lies inside the row, the segment is staged through shared memory: fully coalesced 16-byte global loads and
 // stores, and each thread's PX pixels read from shared memory at a stride that is
 // free of bank conflicts. Other blocks (row tails, misaligned views) work directly.
 template <typename T, int SCN, int DCN, class F>
@@ -92,7 +103,7 @@ __device__ __forceinline__ void cvt_body(const void* src, int sp, void* dst, int
   constexpr int PX = PixPerThread<T, F>::v;
   constexpr int SEG = 128 * PX;  // pixels per block
   // Staging needs each thread's pixels to be whole 16-byte words on both sides.
-  constexpr bool STAGE = (PX * SCN * sizeof(T)) % 16 == 0 && (PX * DCN * sizeof(T)) % 16 == 0;
+  constexpr bool STAGE = StageOf<F>::v && (PX * SCN * sizeof(T)) % 16 == 0 && (PX * DCN * sizeof(T)) % 16 == 0;
   constexpr int IN_Q = STAGE ? SEG * SCN * sizeof(T) / 16 : 1, OUT_Q = STAGE ? SEG * DCN * sizeof(T) / 16 : 1;
   __shared__ Smem sm;
   __shared__ uint4 sin[IN_Q], sout[OUT_Q];
@@ -181,7 +192,7 @@ struct RGB2RGB {
 // ---- BGR -> gray: OpenCV's fixed point (shift 15) for integers, float otherwise.
 template <typename T, int SCN>
 struct RGB2Gray {
-  enum { kTables = 0 };
+  enum { kTables = 0, kStage = 1 };
   int bidx;
   __device__ void setup(Smem&) const {}
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
