@@ -229,13 +229,5 @@ func randomImage(dev *gpuimage.Device, w, h int, mt gpuimage.MatType) (*gpuimage
 			binary.LittleEndian.PutUint32(data[i:], math.Float32bits(r.Float32()))
 		}
 	}
-	im, err := gpuimage.New(dev, h, w, mt)
-	if err != nil {
-		return nil, err
-	}
-	if err := im.Upload(data); err != nil {
-		im.Close()
-		return nil, err
-	}
-	return im, nil
+	return gpuimage.NewFromBytes(dev, h, w, mt, data)
 }

@@ -43,11 +43,8 @@ func validInput(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int,
 		}
 		return colourSide(t, im, code)
 	}
-	im, err := gpuimage.New(gpuimage.CPU(), rows, cols, mt)
+	im, err := gpuimage.NewFromBytes(gpuimage.CPU(), rows, cols, mt, data)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := im.Upload(data); err != nil {
 		t.Fatal(err)
 	}
 	return colourSide(t, im, code)

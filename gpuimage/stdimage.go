@@ -65,15 +65,7 @@ func FromImage(dev *Device, img image.Image) (*Image, error) {
 			}
 		}
 	}
-	im, err := New(dev, h, w, t)
-	if err != nil {
-		return nil, err
-	}
-	if err := im.Upload(data); err != nil {
-		im.Close()
-		return nil, err
-	}
-	return im, nil
+	return NewFromBytes(dev, h, w, t, data)
 }
 
 // hasAlpha reports whether img's colour model carries alpha.

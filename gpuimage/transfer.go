@@ -100,21 +100,26 @@ func checkElem[T Elem](im *Image, op string) error {
 	return nil
 }
 
-// NewFromData returns a rows x cols image of type t on dev holding data (packed rows
-// of elements of t's depth), as gocv's NewMatFromBytes.
-func NewFromData[T Elem](dev *Device, rows, cols int, t MatType, data []T) (*Image, error) {
-	if DepthOf[T]() != t.Depth() {
-		return nil, opError("NewFromData", fmt.Errorf("%w: %T elements for %v", ErrTypeMismatch, *new(T), t))
-	}
+// NewFromBytes returns a rows x cols image of type t on dev holding data (packed
+// rows of pixels, little-endian elements), as gocv's NewMatFromBytes.
+func NewFromBytes(dev *Device, rows, cols int, t MatType, data []byte) (*Image, error) {
 	im, err := New(dev, rows, cols, t)
 	if err != nil {
 		return nil, err
 	}
-	if err := im.Upload(asBytes(data)); err != nil {
+	if err := im.Upload(data); err != nil {
 		im.Close()
 		return nil, err
 	}
 	return im, nil
+}
+
+// NewFromData is NewFromBytes for elements of t's depth.
+func NewFromData[T Elem](dev *Device, rows, cols int, t MatType, data []T) (*Image, error) {
+	if DepthOf[T]() != t.Depth() {
+		return nil, opError("NewFromData", fmt.Errorf("%w: %T elements for %v", ErrTypeMismatch, *new(T), t))
+	}
+	return NewFromBytes(dev, rows, cols, t, asBytes(data))
 }
 
 // ToData returns the image's elements, row after row, as a new slice.

@@ -24,15 +24,7 @@ func Upload(dev *gpuimage.Device, m gocv.Mat) (*gpuimage.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gocvmat.Upload: %w", err)
 	}
-	im, err := gpuimage.New(dev, m.Rows(), m.Cols(), gpuimage.MatType(m.Type()))
-	if err != nil {
-		return nil, err
-	}
-	if err := im.Upload(data); err != nil {
-		im.Close()
-		return nil, err
-	}
-	return im, nil
+	return gpuimage.NewFromBytes(dev, m.Rows(), m.Cols(), gpuimage.MatType(m.Type()), data)
 }
 
 // Download copies an image into a new gocv Mat of the same size and type.
