@@ -383,25 +383,6 @@ __device__ __forceinline__ void hsv2rgb(float h, float s, float v, float& b, flo
     default: b = t2; g = t1; r = t0; break;
   }
 }
-template <typename T, int DCN>
-struct HSV2RGB {
-  enum { kTables = 0, kPX = sizeof(T) == 1 ? 8 : 4 };  // 16 px spill registers
-  int bidx, hrange;
-  __device__ void setup(Smem&) const {}
-  __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
-    float b, g, r;
-    if (sizeof(T) == 1) {
-      // OpenCV's vectorised 8U path truncates (its scalar tail rounds).
-      hsv2rgb((float)s[0], (float)s[1] * (1.f / 255.f), (float)s[2] * (1.f / 255.f), b, g, r, 6.f / hrange);
-      put_bgr<T>(d, bidx, (T)min(max((int)(b * 255.f), 0), 255), (T)min(max((int)(g * 255.f), 0), 255),
-                 (T)min(max((int)(r * 255.f), 0), 255));
-    } else {
-      hsv2rgb((float)s[0], (float)s[1], (float)s[2], b, g, r, 6.f / hrange);
-      put_bgr<T>(d, bidx, T(b), T(g), T(r));
-    }
-    if (DCN == 4) d[3] = T(ColorMax<T>::v());
-  }
-};
 
 // ---- HLS. 8U goes through OpenCV's float path on values/255.
 __device__ __forceinline__ void rgb2hls(float b, float g, float r, float hscale, float& h, float& l,
@@ -465,23 +446,36 @@ __device__ __forceinline__ void hls2rgb(float h, float l, float s, float hscale,
     default: b = t2; g = t1; r = t0; break;
   }
 }
-template <typename T, int DCN>
-struct HLS2RGB {
+// HSV or HLS (HLS = true) -> BGR. 8U goes through OpenCV's float path on values/255;
+// OpenCV's vectorised 8U HSV path truncates the result (its scalar tail rounds),
+// its HLS path rounds.
+template <typename T, int DCN, bool HLS>
+struct Hue2RGB {
   enum { kTables = 0, kPX = sizeof(T) == 1 ? 8 : 4 };  // 16 px spill registers
   int bidx, hrange;
   __device__ void setup(Smem&) const {}
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
+    const float k = sizeof(T) == 1 ? 1.f / 255.f : 1.f;
+    const float h = s[0], x = (float)s[1] * k, y = (float)s[2] * k, hscale = 6.f / hrange;
     float b, g, r;
-    if (sizeof(T) == 1) {
-      hls2rgb((float)s[0], (float)s[1] * (1.f / 255.f), (float)s[2] * (1.f / 255.f), 6.f / hrange, b, g, r);
-      put_bgr<T>(d, bidx, sat<T>(b * 255.f), sat<T>(g * 255.f), sat<T>(r * 255.f));
-    } else {
-      hls2rgb((float)s[0], (float)s[1], (float)s[2], 6.f / hrange, b, g, r);
+    if (HLS)
+      hls2rgb(h, x, y, hscale, b, g, r);
+    else
+      hsv2rgb(h, x, y, b, g, r, hscale);
+    if (sizeof(T) != 1)
       put_bgr<T>(d, bidx, T(b), T(g), T(r));
-    }
+    else if (HLS)
+      put_bgr<T>(d, bidx, sat<T>(b * 255.f), sat<T>(g * 255.f), sat<T>(r * 255.f));
+    else
+      put_bgr<T>(d, bidx, (T)min(max((int)(b * 255.f), 0), 255), (T)min(max((int)(g * 255.f), 0), 255),
+                 (T)min(max((int)(r * 255.f), 0), 255));
     if (DCN == 4) d[3] = T(ColorMax<T>::v());
   }
 };
+template <typename T, int DCN>
+using HSV2RGB = Hue2RGB<T, DCN, false>;
+template <typename T, int DCN>
+using HLS2RGB = Hue2RGB<T, DCN, true>;
 
 // ---- Lab and Luv (param: 1 with sRGB gamma, 0 for linear LBGR/LRGB).
 __device__ __forceinline__ float srgb_gamma(float x) {
