@@ -113,43 +113,32 @@ type benchCase struct {
 var cases = []benchCase{
 	{"upload", transfer(true)},
 	{"download", transfer(false)},
-	{"copy", func(t *Timer, w, h int) ([]Row, error) {
-		src, err := randomImage(t.Dev, w, h, gpuimage.CV8UC3)
+	{"copy", unary(gpuimage.CV8UC3, 6, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return src.CopyTo(dst, on)
+	})},
+	{"convertTo 8UC3->32FC3", unary(gpuimage.CV8UC3, 3*(1+4), func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return src.ConvertTo(dst, gpuimage.Depth32F, 1.0/255, 0, on)
+	})},
+	{"convertTo 32FC3->8UC3", unary(gpuimage.CV32FC3, 3*(4+1), func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return src.ConvertTo(dst, gpuimage.Depth8U, 255, 0, on)
+	})},
+}
+
+// unary times op from a random WxH image of type mt into an empty output; bytes is
+// what op must move per pixel (read + written).
+func unary(mt gpuimage.MatType, bytes int, op func(src, dst *gpuimage.Image, on gpuimage.Option) error) func(t *Timer, w, h int) ([]Row, error) {
+	return func(t *Timer, w, h int) ([]Row, error) {
+		src, err := randomImage(t.Dev, w, h, mt)
 		if err != nil {
 			return nil, err
 		}
 		defer src.Close()
 		var dst gpuimage.Image
 		defer dst.Close()
-		m, err := t.Median(func(on gpuimage.Option) error { return src.CopyTo(&dst, on) })
-		return []Row{{Type: "8UC3", Variant: "kernel", Median: m, Bytes: int64(2 * w * h * 3)}}, err
-	}},
-	{"convertTo 8UC3->32FC3", func(t *Timer, w, h int) ([]Row, error) {
-		src, err := randomImage(t.Dev, w, h, gpuimage.CV8UC3)
-		if err != nil {
-			return nil, err
-		}
-		defer src.Close()
-		var dst gpuimage.Image
-		defer dst.Close()
-		m, err := t.Median(func(on gpuimage.Option) error { return src.ConvertTo(&dst, gpuimage.Depth32F, 1.0/255, 0, on) })
-		return []Row{{Type: "8UC3", Variant: "kernel", Median: m, Bytes: int64(w * h * 3 * (1 + 4))}}, err
-	}},
-	{"convertTo 32FC3->8UC3", func(t *Timer, w, h int) ([]Row, error) {
-		src, err := randomImage(t.Dev, w, h, gpuimage.CV8UC3)
-		if err != nil {
-			return nil, err
-		}
-		defer src.Close()
-		var f, dst gpuimage.Image
-		defer f.Close()
-		defer dst.Close()
-		if err := src.ConvertTo(&f, gpuimage.Depth32F, 1, 0.25); err != nil {
-			return nil, err
-		}
-		m, err := t.Median(func(on gpuimage.Option) error { return f.ConvertTo(&dst, gpuimage.Depth8U, 1, 0, on) })
-		return []Row{{Type: "32FC3", Variant: "kernel", Median: m, Bytes: int64(w * h * 3 * (4 + 1))}}, err
-	}},
+		m, err := t.Median(func(on gpuimage.Option) error { return op(src, &dst, on) })
+		typ := strings.TrimPrefix(mt.String(), "CV_")
+		return []Row{{Type: typ, Variant: "kernel", Median: m, Bytes: int64(w * h * bytes)}}, err
+	}
 }
 
 // colour cases: the conversions the issue compares with NPP and OpenCV.
@@ -166,19 +155,11 @@ func init() {
 		{colorconv.ColorBGRToXYZ, gpuimage.CV8UC3, 6},
 		{colorconv.ColorBGRToLab, gpuimage.CV32FC3, 24},
 	} {
-		c := c
-		cases = append(cases, benchCase{"cvtColor " + c.code.String(), func(t *Timer, w, h int) ([]Row, error) {
-			src, err := randomImage(t.Dev, w, h, c.mt)
-			if err != nil {
-				return nil, err
-			}
-			defer src.Close()
-			var dst gpuimage.Image
-			defer dst.Close()
-			m, err := t.Median(func(on gpuimage.Option) error { return colorconv.CvtColor(src, &dst, c.code, on) })
-			typ := strings.TrimPrefix(c.mt.String(), "CV_")
-			return []Row{{Type: typ, Variant: "kernel", Median: m, Bytes: int64(w * h * c.bytes)}}, err
-		}})
+		code := c.code
+		cases = append(cases, benchCase{"cvtColor " + code.String(), unary(c.mt, c.bytes,
+			func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return colorconv.CvtColor(src, dst, code, on)
+			})})
 	}
 }
 
