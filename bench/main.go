@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"image"
 	"math"
 	"math/rand"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gpuimg/gpuimg/colorconv"
+	"github.com/gpuimg/gpuimg/convolve"
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
@@ -161,6 +163,49 @@ func init() {
 				return colorconv.CvtColor(src, dst, code, on)
 			})})
 	}
+}
+
+// filter cases: the ones the convolve issue compares with NPP and OpenCV, all with
+// BORDER_REPLICATE (the border NPP's filters support). Filter2D kernels are random
+// (not separable).
+func init() {
+	rk := func(n int) [][]float64 {
+		r := rand.New(rand.NewSource(int64(n)))
+		k := make([][]float64, n)
+		for i := range k {
+			k[i] = make([]float64, n)
+			for j := range k[i] {
+				k[i][j] = r.Float64()/float64(n*n) + 0.001*float64(i*j%7)
+			}
+		}
+		return k
+	}
+	b := convolve.BorderReplicate
+	c := image.Pt(-1, -1)
+	add := func(op string, mt gpuimage.MatType, bytes int, f func(src, dst *gpuimage.Image, on gpuimage.Option) error) {
+		cases = append(cases, benchCase{op, unary(mt, bytes, f)})
+	}
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3} {
+		add("gaussian 5x5", mt, 2*mt.Channels(), func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return convolve.GaussianBlur(src, dst, image.Pt(5, 5), 0, 0, b, on)
+		})
+	}
+	add("box 5x5", gpuimage.CV8UC1, 2, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return convolve.BoxFilter(src, dst, convolve.SameDepth, image.Pt(5, 5), c, true, b, on)
+	})
+	add("sobel 3x3 dx 8U->16S", gpuimage.CV8UC1, 3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return convolve.Sobel(src, dst, gpuimage.Depth16S, 1, 0, 3, 1, 0, b, on)
+	})
+	for _, n := range []int{3, 7, 15, 31} {
+		k := rk(n)
+		add(fmt.Sprintf("filter2D %dx%d", n, n), gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return convolve.Filter2D(src, dst, convolve.SameDepth, k, c, 0, b, on)
+		})
+	}
+	k7 := rk(7)
+	add("filter2D 7x7", gpuimage.CV8UC3, 6, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return convolve.Filter2D(src, dst, convolve.SameDepth, k7, c, 0, b, on)
+	})
 }
 
 // transfer times uploads (or downloads) of a WxH 8UC3 image from page-locked and

@@ -33,6 +33,9 @@ if [ -x "$san" ]; then
   step sanitizer-memcheck bash -c "cd gpuimage && $san --tool memcheck --leak-check full --error-exitcode 9 '$root/$g' -test.run 'CUDA(ConvertTo|SetToCopyToShuffles)/(1x1|37x1|300x451)/CV_(8UC3|16SC4|32FC1)' -test.count=1"
   c=.gpu/tests/colorconv.test
   step sanitizer-colorconv bash -c "cd colorconv && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$c' -test.run 'CUDA(CvtColor|Transform)' -test.count=1 >/dev/null 2>'$out/sanitizer-colorconv.err'; r=\$?; tail -5 '$out/sanitizer-colorconv.err'; exit \$r"
+  v=.gpu/tests/convolve.test
+  step sanitizer-convolve bash -c "cd convolve && GPUIMG_QUICK=1 timeout 400 $san --tool memcheck --error-exitcode 9 '$root/$v' -test.run 'CUDA' -test.count=1 >/dev/null 2>'$out/sanitizer-convolve.err'; r=\$?; tail -5 '$out/sanitizer-convolve.err'; exit \$r"
+  step sanitizer-racecheck-convolve bash -c "cd convolve && $san --tool racecheck --error-exitcode 9 '$root/$v' -test.run 'CUDAInPlaceAndStream' -test.count=1"
   step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
 fi
 
@@ -45,7 +48,7 @@ step bench .gpu/bench -sizes 1920x1080,3840x2160 -reps 50 -o "$out/bench.csv"
 cat "$out/bench.log"
 # Peers in the same run: NVIDIA NPP (built here with the host's nvcc) and OpenCV (cv2).
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-step npp bash -c "'$nvcc' -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppisu -lnppicc -lnppc && /tmp/npp_bench 3840 2160 50 >'$out/npp.csv'"
+step npp bash -c "'$nvcc' -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc && /tmp/npp_bench 3840 2160 50 >'$out/npp.csv'"
 step opencv python3 bench/peers/opencv_bench.py 3840 2160 20
 [ -s "$out/npp.csv" ] && cat "$out/npp.csv" >>"$out/bench.csv"
 grep -v '^\(==\|$\)' "$out/opencv.log" | grep ',opencv-cpu,' >>"$out/bench.csv" || true
@@ -59,6 +62,12 @@ if [ -x "$ncu" ]; then
   step ncu-color "$ncu" --kernel-name regex:"gi_cvt_(gray|lab|hsv)_8u_3" --launch-count 18 \
     --section SpeedOfLight .gpu/bench -only "cvtColor BGR2" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_cvt" "$out/ncu-color.log" | head -24
+  step ncu-filter "$ncu" --kernel-name regex:"gi_(conv2d|sep)_k" --launch-skip 3 --launch-count 40 \
+    --section SpeedOfLight --section ComputeWorkloadAnalysis .gpu/bench -only "filter2D" -sizes 3840x2160 -reps 3 -warmup 3
+  grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|FMA|gi_conv2d|gi_sep" "$out/ncu-filter.log" | head -60
+  step ncu-sep "$ncu" --kernel-name regex:"gi_sep_k" --launch-count 6 --section SpeedOfLight \
+    .gpu/bench -only "aussian" -sizes 3840x2160 -reps 1 -warmup 2
+  grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_sep" "$out/ncu-sep.log" | head -24
 fi
 
 {

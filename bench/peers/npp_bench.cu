@@ -1,7 +1,8 @@
 // NPP peer for gpuimg's bench: times NVIDIA NPP's equivalents of gpuimg operations
 // with CUDA events (warm-up, median of reps) on random data, and prints CSV rows in
 // the bench format. Built and run on the GPU host by .gpu/run.sh:
-//   nvcc -O2 -o npp_bench npp_bench.cu -lnppisu -lnppicc -lnppc && ./npp_bench 3840 2160 50
+//   nvcc -O2 -o npp_bench npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc && ./npp_bench 3840 2160 50
+// Filters use NPP_BORDER_REPLICATE (gpuimg's bench uses BORDER_REPLICATE for them too).
 #include <cuda_runtime.h>
 #include <npp.h>
 #include <algorithm>
@@ -68,25 +69,64 @@ int main(int argc, char** argv) {
   srand(1);
   for (auto& v : host) v = rand() & 255;  // never time on zeros
   CK(cudaMemcpy(src, host.data(), host.size(), cudaMemcpyHostToDevice));
+  int s1b, s16, sf, df;
+  Npp8u* src1 = nppiMalloc_8u_C1(w, h, &s1b);
+  Npp16s* d16 = nppiMalloc_16s_C1(w, h, &s16);
+  Npp32f* srcf = nppiMalloc_32f_C1(w, h, &sf);
+  Npp32f* dstf = nppiMalloc_32f_C1(w, h, &df);
+  CK(cudaMemcpy2D(src1, s1b, host.data(), w, w, h, cudaMemcpyHostToDevice));
+  {
+    std::vector<float> hf((size_t)w * h);
+    for (auto& v : hf) v = rand() / (float)RAND_MAX;
+    CK(cudaMemcpy2D(srcf, sf, hf.data(), w * 4, w * 4, h, cudaMemcpyHostToDevice));
+  }
+  // Random (not separable) filter2D kernels of 3, 7, 15 and 31 taps a side.
+  Npp32f* kern[32] = {};
+  for (int n : {3, 7, 15, 31}) {
+    std::vector<float> k(n * n);
+    for (auto& v : k) v = rand() / (float)RAND_MAX / (n * n);
+    CK(cudaMalloc(&kern[n], k.size() * 4));
+    CK(cudaMemcpy(kern[n], k.data(), k.size() * 4, cudaMemcpyHostToDevice));
+  }
   NppiSize roi = {w, h};
+  NppiPoint o0 = {0, 0};
+  auto rep = NPP_BORDER_REPLICATE;
+  auto f2d = [&](int n) {
+    return [&, n] { return nppiFilterBorder_32f_C1R_Ctx(srcf, sf, roi, o0, dstf, df, roi, kern[n], {n, n}, {n / 2, n / 2}, rep, ctx); };
+  };
   struct Case {
     const char* op;
+    const char* type;
     double bytes;
     std::function<NppStatus()> run;
   } cases[] = {
-      {"cvtColor BGR2GRAY", 4.0 * w * h, [&] { return nppiRGBToGray_8u_C3C1R_Ctx(src, s3, gray, s1, roi, ctx); }},
-      {"cvtColor BGR2Lab", 6.0 * w * h, [&] { return nppiBGRToLab_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }},
-      {"cvtColor BGR2HSV", 6.0 * w * h, [&] { return nppiRGBToHSV_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }},
-      {"cvtColor BGR2YCrCb", 6.0 * w * h, [&] { return nppiRGBToYCbCr_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }},
-      {"cvtColor BGR2XYZ", 6.0 * w * h, [&] { return nppiRGBToXYZ_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }},
+      {"cvtColor BGR2GRAY", "8UC3", 4.0 * w * h, [&] { return nppiRGBToGray_8u_C3C1R_Ctx(src, s3, gray, s1, roi, ctx); }},
+      {"cvtColor BGR2Lab", "8UC3", 6.0 * w * h, [&] { return nppiBGRToLab_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }},
+      {"cvtColor BGR2HSV", "8UC3", 6.0 * w * h, [&] { return nppiRGBToHSV_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }},
+      {"cvtColor BGR2YCrCb", "8UC3", 6.0 * w * h, [&] { return nppiRGBToYCbCr_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }},
+      {"cvtColor BGR2XYZ", "8UC3", 6.0 * w * h, [&] { return nppiRGBToXYZ_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }},
+      {"gaussian 5x5", "8UC1", 2.0 * w * h, [&] { return nppiFilterGaussBorder_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, NPP_MASK_SIZE_5_X_5, rep, ctx); }},
+      {"gaussian 5x5", "8UC3", 6.0 * w * h, [&] { return nppiFilterGaussBorder_8u_C3R_Ctx(src, s3, roi, o0, dst, d3, roi, NPP_MASK_SIZE_5_X_5, rep, ctx); }},
+      {"box 5x5", "8UC1", 2.0 * w * h, [&] { return nppiFilterBoxBorder_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, {5, 5}, {2, 2}, rep, ctx); }},
+      {"sobel 3x3 dx 8U->16S", "8UC1", 3.0 * w * h, [&] { return nppiFilterSobelVertBorder_8u16s_C1R_Ctx(src1, s1b, roi, o0, d16, s16, roi, NPP_MASK_SIZE_3_X_3, rep, ctx); }},
+      {"filter2D 3x3", "32FC1", 8.0 * w * h, f2d(3)},
+      {"filter2D 7x7", "32FC1", 8.0 * w * h, f2d(7)},
+      {"filter2D 15x15", "32FC1", 8.0 * w * h, f2d(15)},
+      {"filter2D 31x31", "32FC1", 8.0 * w * h, f2d(31)},
+      {"filter2D 7x7", "8UC3", 6.0 * w * h, [&] { return nppiFilterBorder32f_8u_C3R_Ctx(src, s3, roi, o0, dst, d3, roi, kern[7], {7, 7}, {3, 3}, rep, ctx); }},
   };
   for (auto& c : cases) {
     double us = median_us(c.run, reps);
-    printf("%s,%d,%d,8UC3,npp,kernel,%.2f,%.1f,%s,%d.%d,%s\n", c.op, w, h, us, c.bytes / us / 1e3, p.name,
+    printf("%s,%d,%d,%s,npp,kernel,%.2f,%.1f,%s,%d.%d,%s\n", c.op, w, h, c.type, us, c.bytes / us / 1e3, p.name,
            driver / 1000, driver % 1000 / 10, date);
   }
   nppiFree(src);
   nppiFree(gray);
   nppiFree(dst);
+  nppiFree(src1);
+  nppiFree(d16);
+  nppiFree(srcf);
+  nppiFree(dstf);
+  for (auto k : kern) cudaFree(k);
   return 0;
 }

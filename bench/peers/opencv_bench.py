@@ -16,6 +16,10 @@ cv2.setNumThreads(os.cpu_count())
 rng = np.random.default_rng(1)
 bgr8 = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
 bgr32 = rng.random((h, w, 3), dtype=np.float32)
+g8 = rng.integers(0, 256, (h, w), dtype=np.uint8)
+g32 = rng.random((h, w), dtype=np.float32)
+kern = {n: rng.random((n, n), dtype=np.float32) / (n * n) for n in (3, 7, 15, 31)}
+R = cv2.BORDER_REPLICATE  # the border NPP's filters support; gpuimg's bench uses it too
 date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
 device = f"cv2 {cv2.__version__}, {cv2.getNumThreads()} threads"
 
@@ -27,6 +31,14 @@ cases = [
     ("cvtColor BGR2XYZ", "8UC3", 6 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_BGR2XYZ)),
     ("cvtColor BGR2Lab", "32FC3", 24 * w * h, lambda: cv2.cvtColor(bgr32, cv2.COLOR_BGR2Lab)),
     ("convertTo 8UC3->32FC3", "8UC3", 15 * w * h, lambda: bgr8.astype(np.float32) * (1 / 255)),
+    ("gaussian 5x5", "8UC1", 2 * w * h, lambda: cv2.GaussianBlur(g8, (5, 5), 0, borderType=R)),
+    ("gaussian 5x5", "8UC3", 6 * w * h, lambda: cv2.GaussianBlur(bgr8, (5, 5), 0, borderType=R)),
+    ("box 5x5", "8UC1", 2 * w * h, lambda: cv2.blur(g8, (5, 5), borderType=R)),
+    ("sobel 3x3 dx 8U->16S", "8UC1", 3 * w * h, lambda: cv2.Sobel(g8, cv2.CV_16S, 1, 0, ksize=3, borderType=R)),
+] + [
+    (f"filter2D {n}x{n}", "32FC1", 8 * w * h, (lambda n=n: cv2.filter2D(g32, -1, kern[n], borderType=R))) for n in (3, 7, 15, 31)
+] + [
+    ("filter2D 7x7", "8UC3", 6 * w * h, lambda: cv2.filter2D(bgr8, -1, kern[7], borderType=R)),
 ]
 for op, typ, nbytes, fn in cases:
     for _ in range(3):

@@ -92,7 +92,7 @@ func (s *State) Create(dev Backend, rows, cols int, d Depth, cn int) error {
 		return nil
 	}
 	s.Release()
-	lay := Layout{Rows: rows, Cols: cols, Depth: d, Chans: cn}
+	lay := Layout{Rows: rows, Cols: cols, Depth: d, Chans: cn, WholeRows: rows, WholeCols: cols}
 	rowBytes := cols * lay.ElemSize()
 	a := dev.PitchAlign()
 	lay.Pitch = (rowBytes + a - 1) / a * a
@@ -152,6 +152,15 @@ var streamOf func(opts any) (Stream, Backend)
 // RegisterStreamOf is called by gpuimage: f returns the stream named by a
 // []gpuimage.Option and its device, or nils.
 func RegisterStreamOf(f func(opts any) (Stream, Backend)) { streamOf = f }
+
+var borderValueOf func(opts any) [4]float64
+
+// RegisterBorderValueOf is called by gpuimage: f returns the border value set in a
+// []gpuimage.Option (zeros when none is).
+func RegisterBorderValueOf(f func(opts any) [4]float64) { borderValueOf = f }
+
+// BorderValueOf returns the border value set in opts, a []gpuimage.Option.
+func BorderValueOf(opts any) [4]float64 { return borderValueOf(opts) }
 
 // Run runs fn, which queues work for dev on the stream it is given. With a stream in
 // opts (a []gpuimage.Option) the work stays queued there and the images are marked as

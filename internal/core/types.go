@@ -57,6 +57,19 @@ type Layout struct {
 	Chans      int
 	Off        int // byte offset of pixel (0,0) in the buffer
 	Pitch      int // bytes from one row to the next
+
+	// WholeRows and WholeCols are the size of the image this one is a view of (its
+	// own size when it is not a view), as OpenCV's Mat::locateROI reports.
+	WholeRows, WholeCols int
+}
+
+// Ofs is the position of pixel (0,0) in the whole image (OpenCV's locateROI ofs):
+// the whole image starts at the beginning of the buffer.
+func (l Layout) Ofs() (x, y int) {
+	if l.Pitch == 0 || l.ElemSize() == 0 {
+		return 0, 0
+	}
+	return l.Off % l.Pitch / l.ElemSize(), l.Off / l.Pitch
 }
 
 // ElemSize is the size in bytes of one pixel.

@@ -37,10 +37,31 @@ static CUresult gi_memcpy2d(CUdeviceptr dstD, void* dstH, size_t dstPitch,
 	p.Height = height;
 	return cuMemcpy2DAsync(&p, s);
 }
+
+static const char* gi_errstr(CUresult r) {
+	const char* s = NULL;
+	if (cuGetErrorString(r, &s) != CUDA_SUCCESS || s == NULL) return "unknown CUDA error";
+	return s;
+}
+
+// gi_launch launches f with its parameters packed in one buffer (laid out at each
+// parameter's natural alignment), which lets kernels take structs by value.
+static CUresult gi_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                          unsigned bx, unsigned by, unsigned bz, unsigned shmem,
+                          CUstream s, void* args, size_t size) {
+	void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, args,
+	                 CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+	if (shmem > 48 * 1024) {
+		CUresult r = cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shmem);
+		if (r != CUDA_SUCCESS) return r;
+	}
+	return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, s, NULL, extra);
+}
 */
 import "C"
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -244,7 +265,7 @@ func (b *Backend) Copy2D(c core.Copy, s core.Stream) error {
 	err = b.do(func() error {
 		if r := C.gi_memcpy2d(dstD, dstH, C.size_t(c.DstPitch), srcD, srcH, C.size_t(c.SrcPitch),
 			C.size_t(c.Width), C.size_t(c.Rows), streamHandle(cs)); r != C.CUDA_SUCCESS {
-			return fmt.Errorf("cuMemcpy2DAsync: CUresult %d", int(r))
+			return cuError("cuMemcpy2DAsync", r)
 		}
 		return nil
 	})
@@ -332,29 +353,9 @@ func (b *Backend) Launch(s core.Stream, name string, grid, block [3]int, shmem i
 	if err != nil {
 		return err
 	}
-	// cu's Launch copies 8 bytes from each parameter pointer; the driver then takes
-	// as many as the kernel's parameter has, from the low end (little-endian).
-	slots := make([]uint64, len(args))
-	ptrs := make([]unsafe.Pointer, len(args))
-	for i, a := range args {
-		switch v := a.(type) {
-		case uintptr:
-			slots[i] = uint64(v)
-		case int:
-			if v < math.MinInt32 || v > math.MaxInt32 {
-				return fmt.Errorf("%s: kernel %s: argument %d (%d) does not fit in 32 bits", b.name, name, i, v)
-			}
-			slots[i] = uint64(uint32(int32(v)))
-		case uint32:
-			slots[i] = uint64(v)
-		case float32:
-			slots[i] = uint64(math.Float32bits(v))
-		case float64:
-			slots[i] = math.Float64bits(v)
-		default:
-			return fmt.Errorf("%s: kernel %s: argument %d has unsupported type %T", b.name, name, i, a)
-		}
-		ptrs[i] = unsafe.Pointer(&slots[i])
+	params, err := packParams(args)
+	if err != nil {
+		return fmt.Errorf("%s: kernel %s: %w", b.name, name, err)
 	}
 	for _, g := range [][3]int{grid, block} {
 		for _, d := range g {
@@ -364,8 +365,12 @@ func (b *Backend) Launch(s core.Stream, name string, grid, block [3]int, shmem i
 		}
 	}
 	err = b.do(func() error {
-		if err := fn.Launch(grid[0], grid[1], grid[2], block[0], block[1], block[2], shmem, cs, ptrs); err != nil {
-			return err
+		p := C.CBytes(params)
+		defer C.free(p)
+		r := C.gi_launch(functionHandle(fn), C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
+			C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(shmem), streamHandle(cs), p, C.size_t(len(params)))
+		if r != C.CUDA_SUCCESS {
+			return cuError("cuLaunchKernel", r)
 		}
 		if b.syncLaunch {
 			return cs.Synchronize()
@@ -376,6 +381,56 @@ func (b *Backend) Launch(s core.Stream, name string, grid, block [3]int, shmem i
 		return fmt.Errorf("%s: kernel %s (grid %v, block %v, %d B shared): %w", b.name, name, grid, block, shmem, err)
 	}
 	return nil
+}
+
+// cuError names a failed driver call and its result.
+func cuError(call string, r C.CUresult) error {
+	return fmt.Errorf("%s: %s (CUresult %d)", call, C.GoString(C.gi_errstr(r)), int(r))
+}
+
+// functionHandle is the CUfunction inside a cu.Function (a struct of that one field).
+func functionHandle(f cu.Function) C.CUfunction { return *(*C.CUfunction)(unsafe.Pointer(&f)) }
+
+// packParams lays the kernel arguments out as the kernel's parameter list: pointers
+// (uintptr) and float64 take 8 aligned bytes; int (checked to fit), uint32 and
+// float32 take 4; a []float32 is a struct of that many floats (4-byte aligned).
+func packParams(args []any) ([]byte, error) {
+	buf := make([]byte, 0, 64)
+	put := func(align int, b []byte) {
+		for len(buf)%align != 0 {
+			buf = append(buf, 0)
+		}
+		buf = append(buf, b...)
+	}
+	for i, a := range args {
+		switch v := a.(type) {
+		case uintptr:
+			put(8, binary.LittleEndian.AppendUint64(nil, uint64(v)))
+		case int:
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return nil, fmt.Errorf("argument %d (%d) does not fit in 32 bits", i, v)
+			}
+			put(4, binary.LittleEndian.AppendUint32(nil, uint32(int32(v))))
+		case uint32:
+			put(4, binary.LittleEndian.AppendUint32(nil, v))
+		case float32:
+			put(4, binary.LittleEndian.AppendUint32(nil, math.Float32bits(v)))
+		case float64:
+			put(8, binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)))
+		case []float32:
+			b := make([]byte, 4*len(v))
+			for k, f := range v {
+				binary.LittleEndian.PutUint32(b[4*k:], math.Float32bits(f))
+			}
+			put(4, b)
+		default:
+			return nil, fmt.Errorf("argument %d has unsupported type %T", i, a)
+		}
+	}
+	for len(buf)%8 != 0 {
+		buf = append(buf, 0)
+	}
+	return buf, nil
 }
 
 // streamHandle is the CUstream inside a cu.Stream (a struct of that one field).

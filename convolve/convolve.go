@@ -1,0 +1,404 @@
+// Package convolve filters images with linear kernels, as OpenCV's imgproc filters
+// do: Filter2D, SepFilter2D, GaussianBlur, BoxFilter/Blur, Sobel, Scharr and
+// Laplacian, with OpenCV's depth rules, anchors and border types.
+//
+// On the CUDA device each block of threads loads its tile of the image, with the
+// apron the kernel needs around it, into shared memory (reading pixels outside the
+// image through the border rule), and each thread computes several outputs from
+// registers. Separable kernels (and 2-D kernels of rank one) run as a row pass and
+// a column pass inside the same tile; other 2-D kernels up to 31x31 are unrolled
+// with the taps as kernel parameters; larger ones take a direct kernel.
+//
+// On views (Region), pixels outside the view but inside the image it belongs to are
+// read as they are, as OpenCV does, unless the border type includes BorderIsolated.
+package convolve
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/cpu"
+)
+
+// BorderType says how pixels outside the image are made up, numbered as OpenCV's
+// cv::BorderTypes (and gocv's BorderType).
+type BorderType int
+
+// Border types. BorderIsolated may be or-ed with any of the others.
+const (
+	BorderConstant   BorderType = 0 // iiiiii|abcdefgh|iiiiiii, i from gpuimage.BorderValue (default 0)
+	BorderReplicate  BorderType = 1 // aaaaaa|abcdefgh|hhhhhhh
+	BorderReflect    BorderType = 2 // fedcba|abcdefgh|hgfedcb
+	BorderWrap       BorderType = 3 // cdefgh|abcdefgh|abcdefg
+	BorderReflect101 BorderType = 4 // gfedcb|abcdefgh|gfedcba
+	BorderDefault    BorderType = BorderReflect101
+	BorderIsolated   BorderType = 16 // do not look outside a view into its parent image
+)
+
+func (b BorderType) String() string {
+	names := []string{"BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101"}
+	base := b &^ BorderIsolated
+	s := fmt.Sprintf("BorderType(%d)", int(base))
+	if base >= 0 && int(base) < len(names) {
+		s = names[base]
+	}
+	if b&BorderIsolated != 0 {
+		s += "|BORDER_ISOLATED"
+	}
+	return s
+}
+
+// SameDepth as ddepth makes the output the depth of the input (OpenCV's -1).
+const SameDepth gpuimage.Depth = -1
+
+// FilterScharr as Sobel's ksize selects the 3x3 Scharr kernel (OpenCV's FILTER_SCHARR).
+const FilterScharr = -1
+
+// Errors callers may test for with errors.Is.
+var (
+	ErrBadKernel = errors.New("bad kernel")
+	ErrBadBorder = errors.New("unsupported border type")
+	ErrBadDepth  = errors.New("unsupported output depth")
+)
+
+// plan is one filtering job: a separable or a 2-D kernel with its anchor, the
+// output depth, the delta added and the border rule.
+type plan struct {
+	op         string
+	sep        bool
+	kx, ky     []float64   // separable: row and column kernels
+	k          [][]float64 // 2-D: kh rows of kw taps
+	ax, ay     int
+	delta      float64
+	ddepth     core.Depth
+	border     BorderType // without BorderIsolated
+	isolated   bool
+	value      [4]float32 // BorderConstant's value per channel, saturated to the input depth
+	kw, kh     int
+	halfUp     bool // round 8-bit results half up (OpenCV's fixed-point GaussianBlur)
+}
+
+// isView reports whether s is a view into a larger image (OpenCV's isSubmatrix).
+func isView(s *core.State) bool { return s.Rows != s.WholeRows || s.Cols != s.WholeCols }
+
+// Filter2D convolves src with kernel (correlation, as OpenCV's filter2D: no
+// flipping) into dst of depth ddepth: dst(x,y) = sum kernel(i,j)*src(x+j-ax, y+i-ay)
+// + delta, saturated. anchor (-1,-1) is the kernel's centre. A kernel of rank one
+// runs as two 1-D passes.
+func Filter2D(src, dst *gpuimage.Image, ddepth gpuimage.Depth, kernel [][]float64, anchor image.Point, delta float64, border BorderType, opts ...gpuimage.Option) error {
+	p := &plan{op: "Filter2D", delta: delta}
+	if err := p.setKernel2D(kernel, anchor); err != nil {
+		return p.fail(err)
+	}
+	return p.run(src, dst, ddepth, border, opts)
+}
+
+// SepFilter2D applies kernelX to each row and then kernelY to each column (OpenCV's
+// sepFilter2D), adds delta and saturates to ddepth.
+func SepFilter2D(src, dst *gpuimage.Image, ddepth gpuimage.Depth, kernelX, kernelY []float64, anchor image.Point, delta float64, border BorderType, opts ...gpuimage.Option) error {
+	p := &plan{op: "SepFilter2D", delta: delta}
+	if err := p.setSep(kernelX, kernelY, anchor); err != nil {
+		return p.fail(err)
+	}
+	return p.run(src, dst, ddepth, border, opts)
+}
+
+// GaussianBlur smooths src with a Gaussian kernel (OpenCV's GaussianBlur). ksize's
+// X and Y must be odd and positive, or zero to derive them from the sigmas; a zero
+// sigmaY means sigmaX, and sigmas <= 0 are derived from ksize. dst has src's depth.
+func GaussianBlur(src, dst *gpuimage.Image, ksize image.Point, sigmaX, sigmaY float64, border BorderType, opts ...gpuimage.Option) error {
+	p := &plan{op: "GaussianBlur"}
+	s := core.StateOf(src)
+	if err := s.Check(); err != nil {
+		return p.fail(err)
+	}
+	if sigmaY <= 0 {
+		sigmaY = sigmaX
+	}
+	mult := 4.0
+	if s.Depth == core.Depth8U {
+		mult = 3
+	}
+	if ksize.X <= 0 && sigmaX > 0 {
+		ksize.X = int(math.RoundToEven(sigmaX*mult*2+1)) | 1
+	}
+	if ksize.Y <= 0 && sigmaY > 0 {
+		ksize.Y = int(math.RoundToEven(sigmaY*mult*2+1)) | 1
+	}
+	if ksize.X <= 0 || ksize.Y <= 0 || ksize.X%2 == 0 || ksize.Y%2 == 0 {
+		return p.fail(fmt.Errorf("%w: ksize %dx%d must be odd and positive (or zero with a sigma > 0)", ErrBadKernel, ksize.X, ksize.Y))
+	}
+	kx, err := GaussianKernel(ksize.X, math.Max(sigmaX, 0))
+	if err != nil {
+		return p.fail(err)
+	}
+	ky, err := GaussianKernel(ksize.Y, math.Max(sigmaY, 0))
+	if err != nil {
+		return p.fail(err)
+	}
+	// OpenCV blurs 8-bit images that are not views (or with BORDER_ISOLATED) in
+	// fixed point: taps in 1/256ths, exact sums, and the result rounded half up. With
+	// the same taps every sum is exact in float32 too, so the result is bit-exact.
+	if s.Depth == core.Depth8U && (border&BorderIsolated != 0 || !isView(s)) {
+		kx, ky = fixedPoint8(kx), fixedPoint8(ky)
+		p.halfUp = true
+	}
+	if err := p.setSep(kx, ky, image.Pt(-1, -1)); err != nil {
+		return p.fail(err)
+	}
+	return p.run(src, dst, SameDepth, border, opts)
+}
+
+// BoxFilter sums (normalize false) or averages (normalize true) the ksize
+// neighbourhood of each pixel (OpenCV's boxFilter). Even sizes are allowed.
+func BoxFilter(src, dst *gpuimage.Image, ddepth gpuimage.Depth, ksize, anchor image.Point, normalize bool, border BorderType, opts ...gpuimage.Option) error {
+	p := &plan{op: "BoxFilter"}
+	if ksize.X <= 0 || ksize.Y <= 0 {
+		return p.fail(fmt.Errorf("%w: ksize %dx%d must be positive", ErrBadKernel, ksize.X, ksize.Y))
+	}
+	kx, ky := make([]float64, ksize.X), make([]float64, ksize.Y)
+	scale := 1.0
+	if normalize {
+		scale = 1 / float64(ksize.X*ksize.Y)
+	}
+	for i := range kx {
+		kx[i] = 1
+	}
+	for i := range ky {
+		ky[i] = scale
+	}
+	if err := p.setSep(kx, ky, anchor); err != nil {
+		return p.fail(err)
+	}
+	return p.run(src, dst, ddepth, border, opts)
+}
+
+// Blur is the normalized box filter with dst of src's depth (OpenCV's blur).
+func Blur(src, dst *gpuimage.Image, ksize, anchor image.Point, border BorderType, opts ...gpuimage.Option) error {
+	err := BoxFilter(src, dst, SameDepth, ksize, anchor, true, border, opts...)
+	if err != nil {
+		return fmt.Errorf("Blur: %w", err)
+	}
+	return nil
+}
+
+// Sobel computes the dx-th and dy-th derivative with a ksize Sobel kernel (1, 3, 5,
+// 7 ... 31; ksize 1 means 3x1 or 1x3; FilterScharr the 3x3 Scharr kernel), times
+// scale plus delta (OpenCV's Sobel). For 8-bit input use ddepth 16S or 32F to keep
+// negative values.
+func Sobel(src, dst *gpuimage.Image, ddepth gpuimage.Depth, dx, dy, ksize int, scale, delta float64, border BorderType, opts ...gpuimage.Option) error {
+	p := &plan{op: "Sobel", delta: delta}
+	kx, ky, err := DerivKernels(dx, dy, ksize)
+	if err != nil {
+		return p.fail(fmt.Errorf("%w: %v", ErrBadKernel, err))
+	}
+	scaleDeriv(kx, ky, dx, scale)
+	if err := p.setSep(kx, ky, image.Pt(-1, -1)); err != nil {
+		return p.fail(err)
+	}
+	return p.run(src, dst, ddepth, border, opts)
+}
+
+// Scharr computes the first x or y derivative with the 3x3 Scharr kernel, times
+// scale plus delta (OpenCV's Scharr): exactly one of dx, dy is 1, the other 0.
+func Scharr(src, dst *gpuimage.Image, ddepth gpuimage.Depth, dx, dy int, scale, delta float64, border BorderType, opts ...gpuimage.Option) error {
+	err := Sobel(src, dst, ddepth, dx, dy, FilterScharr, scale, delta, border, opts...)
+	if err != nil {
+		return fmt.Errorf("Scharr: %w", err)
+	}
+	return nil
+}
+
+// scaleDeriv folds scale into the smoothing kernel, as OpenCV does.
+func scaleDeriv(kx, ky []float64, dx int, scale float64) {
+	k := ky
+	if dx == 0 {
+		k = kx
+	}
+	for i := range k {
+		k[i] *= scale
+	}
+}
+
+// Laplacian sums the second x and y derivatives (OpenCV's Laplacian): ksize 1 is
+// the 3x3 kernel [0 1 0; 1 -4 1; 0 1 0], 3 is [2 0 2; 0 -8 0; 2 0 2], and larger
+// odd sizes (up to 31) add two Sobel second derivatives; times scale plus delta.
+func Laplacian(src, dst *gpuimage.Image, ddepth gpuimage.Depth, ksize int, scale, delta float64, border BorderType, opts ...gpuimage.Option) error {
+	p := &plan{op: "Laplacian", delta: delta}
+	var k [][]float64
+	switch {
+	case ksize == 1:
+		k = [][]float64{{0, 1, 0}, {1, -4, 1}, {0, 1, 0}}
+	case ksize == 3:
+		k = [][]float64{{2, 0, 2}, {0, -8, 0}, {2, 0, 2}}
+	case ksize > 3 && ksize%2 == 1 && ksize <= 31:
+		d2, sm := sobel(ksize, 2), sobel(ksize, 0)
+		k = outer(d2, sm)
+		for i, row := range outer(sm, d2) {
+			for j, v := range row {
+				k[i][j] += v
+			}
+		}
+	default:
+		return p.fail(fmt.Errorf("%w: ksize %d must be odd, 1 to 31", ErrBadKernel, ksize))
+	}
+	for _, row := range k {
+		for j := range row {
+			row[j] *= scale
+		}
+	}
+	if err := p.setKernel2D(k, image.Pt(-1, -1)); err != nil {
+		return p.fail(err)
+	}
+	return p.run(src, dst, ddepth, border, opts)
+}
+
+func (p *plan) fail(err error) error { return fmt.Errorf("convolve.%s: %w", p.op, err) }
+
+func anchorOf(anchor image.Point, kw, kh int) (int, int, error) {
+	ax, ay := anchor.X, anchor.Y
+	if ax == -1 {
+		ax = kw / 2
+	}
+	if ay == -1 {
+		ay = kh / 2
+	}
+	if ax < 0 || ax >= kw || ay < 0 || ay >= kh {
+		return 0, 0, fmt.Errorf("%w: anchor (%d,%d) is outside the %dx%d kernel", ErrBadKernel, anchor.X, anchor.Y, kw, kh)
+	}
+	return ax, ay, nil
+}
+
+func checkTaps(v []float64, what string) error {
+	if len(v) == 0 {
+		return fmt.Errorf("%w: %s is empty", ErrBadKernel, what)
+	}
+	for _, f := range v {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%w: %s has a non-finite tap %v", ErrBadKernel, what, f)
+		}
+	}
+	return nil
+}
+
+func (p *plan) setSep(kx, ky []float64, anchor image.Point) error {
+	if err := checkTaps(kx, "kernelX"); err != nil {
+		return err
+	}
+	if err := checkTaps(ky, "kernelY"); err != nil {
+		return err
+	}
+	p.sep, p.kx, p.ky, p.kw, p.kh = true, kx, ky, len(kx), len(ky)
+	var err error
+	p.ax, p.ay, err = anchorOf(anchor, p.kw, p.kh)
+	return err
+}
+
+func (p *plan) setKernel2D(k [][]float64, anchor image.Point) error {
+	if len(k) == 0 || len(k[0]) == 0 {
+		return fmt.Errorf("%w: kernel is nil or empty", ErrBadKernel)
+	}
+	for i, row := range k {
+		if len(row) != len(k[0]) {
+			return fmt.Errorf("%w: kernel row %d has %d taps, row 0 has %d", ErrBadKernel, i, len(row), len(k[0]))
+		}
+		if err := checkTaps(row, "kernel"); err != nil {
+			return err
+		}
+	}
+	p.kw, p.kh = len(k[0]), len(k)
+	var err error
+	if p.ax, p.ay, err = anchorOf(anchor, p.kw, p.kh); err != nil {
+		return err
+	}
+	if kx, ky, ok := separate(k); ok {
+		p.sep, p.kx, p.ky = true, kx, ky
+		return nil
+	}
+	p.k = k
+	return nil
+}
+
+// outDepth applies OpenCV's ddepth rules for linear filters (no 64F here).
+func outDepth(sd core.Depth, dd gpuimage.Depth) (core.Depth, error) {
+	if dd < 0 {
+		return sd, nil
+	}
+	d := core.Depth(dd)
+	ok := d == sd || d == core.Depth32F
+	if sd == core.Depth8U {
+		ok = ok || d == core.Depth16U || d == core.Depth16S
+	}
+	if !ok || !d.Valid() {
+		return 0, fmt.Errorf("%w: ddepth %v for %v input (allowed: %s)", ErrBadDepth, d, sd, allowedDepths(sd))
+	}
+	return d, nil
+}
+
+func allowedDepths(sd core.Depth) string {
+	switch sd {
+	case core.Depth8U:
+		return "8U, 16U, 16S, 32F"
+	case core.Depth32F:
+		return "32F"
+	}
+	return sd.String() + ", 32F"
+}
+
+// run checks the images and the border, allocates dst and filters.
+func (p *plan) run(src, dst *gpuimage.Image, ddepth gpuimage.Depth, border BorderType, opts []gpuimage.Option) error {
+	s := core.StateOf(src)
+	if err := s.Check(); err != nil {
+		return p.fail(err)
+	}
+	var err error
+	if p.ddepth, err = outDepth(s.Depth, ddepth); err != nil {
+		return p.fail(err)
+	}
+	p.isolated = border&BorderIsolated != 0
+	p.border = border &^ BorderIsolated
+	if p.border < BorderConstant || p.border > BorderReflect101 {
+		return p.fail(fmt.Errorf("%w: %v", ErrBadBorder, border))
+	}
+	if p.kw > s.Cols && p.kh > s.Rows {
+		return p.fail(fmt.Errorf("%w: the %dx%d kernel is larger than the %dx%d image", ErrBadKernel, p.kw, p.kh, s.Cols, s.Rows))
+	}
+	for c, v := range core.BorderValueOf(opts) {
+		p.value[c] = cpu.ScalarValue(s.Depth, v)
+	}
+	d := core.StateOf(dst)
+	if d == nil {
+		return p.fail(core.ErrNil)
+	}
+	// Filtering in place (or into memory the source shares) would read pixels that
+	// are already overwritten: filter into a new image and copy.
+	if d.Buf != nil && d.Buf == s.Buf {
+		tmp := &gpuimage.Image{}
+		defer tmp.Close()
+		if err := p.run(src, tmp, gpuimage.Depth(p.ddepth), border, opts); err != nil {
+			return err
+		}
+		if err := tmp.CopyTo(dst, opts...); err != nil {
+			return p.fail(err)
+		}
+		return nil
+	}
+	if err := d.Create(s.Dev, s.Rows, s.Cols, p.ddepth, s.Chans); err != nil {
+		return p.fail(err)
+	}
+	err = core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
+		if s.Dev.IsCPU() {
+			cpuFilter(d, s, p)
+			return nil
+		}
+		return cudaFilter(str, d, s, p)
+	})
+	if err != nil {
+		return p.fail(err)
+	}
+	return nil
+}

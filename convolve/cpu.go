@@ -1,0 +1,201 @@
+package convolve
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/cpu"
+)
+
+// borderMap maps coordinate p of a line of n pixels to the pixel that stands in for
+// it under border rule b (OpenCV's borderInterpolate); -1 means the constant value.
+// The CUDA kernels use the same function (kernels/filter.cu).
+func borderMap(p, n int, b BorderType) int {
+	if p >= 0 && p < n {
+		return p
+	}
+	switch b {
+	case BorderReplicate:
+		if p < 0 {
+			return 0
+		}
+		return n - 1
+	case BorderReflect, BorderReflect101:
+		if n == 1 {
+			return 0
+		}
+		delta := 0
+		if b == BorderReflect101 {
+			delta = 1
+		}
+		for p < 0 || p >= n {
+			if p < 0 {
+				p = -p - 1 + delta
+			} else {
+				p = n - 1 - (p - n) - delta
+			}
+		}
+		return p
+	case BorderWrap:
+		if p < 0 {
+			p -= ((p - n + 1) / n) * n
+		}
+		if p >= n {
+			p %= n
+		}
+		return p
+	}
+	return -1
+}
+
+// geometry is the image that borders apply to, as OpenCV's locateROI finds it: the
+// whole image a view belongs to and the view's offset in it, or the view itself
+// when isolated.
+func geometry(s *core.State, isolated bool) (wrows, wcols, ox, oy int) {
+	if isolated {
+		return s.Rows, s.Cols, 0, 0
+	}
+	ox, oy = s.Ofs()
+	return max(s.WholeRows, oy+s.Rows), max(s.WholeCols, ox+s.Cols), ox, oy
+}
+
+// cpuFilter is the reference implementation: the source with its apron is copied to
+// a float32 buffer through the border rule, then filtered in float32 (a row pass and
+// a column pass for separable kernels) and saturated to the output depth.
+func cpuFilter(d, s *core.State, p *plan) {
+	cn, esz := s.Chans, s.Depth.Size()
+	pw, ph := s.Cols+p.kw-1, s.Rows+p.kh-1
+	wr, wc, ox, oy := geometry(s, p.isolated)
+	const constant = math.MinInt // in xs: the column is the border value
+	xs := make([]int, pw)        // byte offset of each padded column from the view's column 0
+	for j := range xs {
+		m := borderMap(ox+j-p.ax, wc, p.border)
+		xs[j] = constant
+		if m >= 0 {
+			xs[j] = (m - ox) * cn * esz
+		}
+	}
+	pad := make([]float32, pw*ph*cn)
+	buf := s.Buf.Host
+	cpu.ParallelRows(ph, pw*cn*4, func(r0, r1 int) {
+		for r := r0; r < r1; r++ {
+			row := pad[r*pw*cn : (r+1)*pw*cn]
+			m := borderMap(oy+r-p.ay, wr, p.border)
+			for j, xo := range xs {
+				for c := 0; c < cn; c++ {
+					if m < 0 || xo == constant {
+						row[j*cn+c] = p.value[c]
+						continue
+					}
+					row[j*cn+c] = elem(buf, s.Off+(m-oy)*s.Pitch+xo+c*esz, s.Depth)
+				}
+			}
+		}
+	})
+	out := make([]float32, s.Rows*s.Cols*cn)
+	rowLen := s.Cols * cn
+	if p.sep {
+		kx, ky := taps32(p.kx), taps32(p.ky)
+		mid := make([]float32, ph*rowLen)
+		cpu.ParallelRows(ph, rowLen*len(kx)*4, func(r0, r1 int) {
+			for r := r0; r < r1; r++ {
+				in, o := pad[r*pw*cn:], mid[r*rowLen:(r+1)*rowLen]
+				for i := range o {
+					var acc float32
+					for j, w := range kx {
+						acc += w * in[i+j*cn]
+					}
+					o[i] = acc
+				}
+			}
+		})
+		cpu.ParallelRows(s.Rows, rowLen*len(ky)*4, func(y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				o := out[y*rowLen : (y+1)*rowLen]
+				for i := range o {
+					var acc float32
+					for k, w := range ky {
+						acc += w * mid[(y+k)*rowLen+i]
+					}
+					o[i] = acc
+				}
+			}
+		})
+	} else {
+		k := make([][]float32, p.kh)
+		for i := range k {
+			k[i] = taps32(p.k[i])
+		}
+		cpu.ParallelRows(s.Rows, rowLen*p.kw*p.kh*4, func(y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				o := out[y*rowLen : (y+1)*rowLen]
+				for i := range o {
+					var acc float32
+					for a, kr := range k {
+						in := pad[(y+a)*pw*cn+i:]
+						for b, w := range kr {
+							acc += w * in[b*cn]
+						}
+					}
+					o[i] = acc
+				}
+			}
+		})
+	}
+	delta := float32(p.delta)
+	dv := cpu.HostView(d)
+	cpu.ParallelRows(s.Rows, rowLen*4, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			o := out[y*rowLen : (y+1)*rowLen]
+			switch d.Depth {
+			case core.Depth8U:
+				if p.halfUp {
+					storeHalfUp(cpu.Row[uint8](dv, y), o)
+					continue
+				}
+				store(cpu.Row[uint8](dv, y), o, delta)
+			case core.Depth16U:
+				store(cpu.Row[uint16](dv, y), o, delta)
+			case core.Depth16S:
+				store(cpu.Row[int16](dv, y), o, delta)
+			case core.Depth32F:
+				store(cpu.Row[float32](dv, y), o, delta)
+			}
+		}
+	})
+}
+
+func store[T cpu.Elem](dst []T, v []float32, delta float32) {
+	for i, f := range v {
+		dst[i] = cpu.Saturate[T](f + delta)
+	}
+}
+
+// storeHalfUp rounds half up and saturates, as OpenCV's fixed-point results.
+func storeHalfUp(dst []uint8, v []float32) {
+	for i, f := range v {
+		dst[i] = uint8(min(max(math.Floor(float64(f)+0.5), 0), 255))
+	}
+}
+
+func taps32(v []float64) []float32 {
+	out := make([]float32, len(v))
+	for i, f := range v {
+		out[i] = float32(f)
+	}
+	return out
+}
+
+// elem reads the element of depth d at byte offset off.
+func elem(b []byte, off int, d core.Depth) float32 {
+	switch d {
+	case core.Depth8U:
+		return float32(b[off])
+	case core.Depth16U:
+		return float32(binary.LittleEndian.Uint16(b[off:]))
+	case core.Depth16S:
+		return float32(int16(binary.LittleEndian.Uint16(b[off:])))
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
+}

@@ -1,0 +1,109 @@
+package convolve
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// Launch geometry shared with kernels/filter.cu.
+const (
+	tapsLen   = 964 // floats in the Taps kernel parameter (the 4 KiB parameter limit)
+	sepYOff   = 64  // ky's offset in Taps for separable kernels
+	sepMax    = 63  // largest separable kernel extent the tiled kernel takes
+	tileW     = 32  // output columns per block
+	sepTileH  = 32  // output rows per block, separable kernel
+	convTileH = 64  // output rows per block, 2-D kernel
+	smemLimit = 48 << 10
+)
+
+var (
+	sepSizes  = []int{3, 5, 7, 9, 15, 31, 63}
+	convSizes = []int{3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25, 31}
+)
+
+// bucket is the smallest size in sizes that is at least n, or 0.
+func bucket(sizes []int, n int) int {
+	for _, k := range sizes {
+		if k >= n {
+			return k
+		}
+	}
+	return 0
+}
+
+// geoArgs are the fields of the kernels' Geo struct, in order.
+func geoArgs(d, s *core.State, p *plan) []any {
+	wr, wc, ox, oy := geometry(s, p.isolated)
+	return []any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, int(s.Depth), int(d.Depth), s.Chans,
+		wr, wc, ox, oy, int(p.border), p.value[0], p.value[1], p.value[2], p.value[3],
+		p.kw, p.kh, p.ax, p.ay, float32(p.delta), b2i(p.halfUp), 0}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func grid(cols, rows, tw, th, z int) [3]int {
+	return [3]int{(cols + tw - 1) / tw, min((rows+th-1)/th, 65535), z}
+}
+
+// cudaFilter picks the kernel: the tiled separable one, the unrolled 2-D one for
+// kernels up to 31x31, or the direct one.
+func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
+	block := [3]int{32, 8, 1}
+	if p.sep && max(p.kw, p.kh) <= sepMax {
+		taps := make([]float32, tapsLen)
+		for i, v := range p.kx {
+			taps[i] = float32(v)
+		}
+		for i, v := range p.ky {
+			taps[sepYOff+i] = float32(v)
+		}
+		iw, ih := tileW+p.kw-1, sepTileH+p.kh-1
+		cp := s.Chans
+		if cp*(ih*iw+ih*tileW)*4 > smemLimit {
+			cp = 1
+		}
+		name := fmt.Sprintf("gi_sep_k%d_c%d", bucket(sepSizes, max(p.kw, p.kh)), cp)
+		args := append(geoArgs(d, s, p), taps)
+		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, sepTileH, s.Chans/cp), block, cp*(ih*iw+ih*tileW)*4, args...)
+	}
+	k := p.k
+	if p.sep {
+		k = outer(p.kx, p.ky)
+	}
+	if kk := bucket(convSizes, max(p.kw, p.kh)); kk != 0 {
+		taps := make([]float32, tapsLen)
+		for i, row := range k {
+			for j, v := range row {
+				taps[i*kk+j] = float32(v)
+			}
+		}
+		args := append(geoArgs(d, s, p), taps)
+		return s.Dev.Launch(str, fmt.Sprintf("gi_conv2d_k%d", kk), grid(s.Cols, s.Rows, tileW, convTileH, s.Chans), block, 0, args...)
+	}
+	// Direct kernel: the taps go in a device buffer.
+	host := make([]byte, 4*p.kw*p.kh)
+	for i, row := range k {
+		for j, v := range row {
+			binary.LittleEndian.PutUint32(host[4*(i*p.kw+j):], math.Float32bits(float32(v)))
+		}
+	}
+	buf, err := s.Dev.Alloc(len(host))
+	if err != nil {
+		return err
+	}
+	defer buf.Release()
+	buf.Touch(str)
+	if err := s.Dev.Copy2D(core.Copy{Dst: buf, DstPitch: len(host), SrcHost: host, SrcPitch: len(host), Width: len(host), Rows: 1}, str); err != nil {
+		return err
+	}
+	args := append(geoArgs(d, s, p), buf.Ptr)
+	return s.Dev.Launch(str, "gi_conv2d_any", grid(s.Cols, s.Rows, 32, 8, s.Chans), block, 0, args...)
+}

@@ -1,0 +1,143 @@
+//go:build cuda
+
+package convolve_test
+
+import (
+	"fmt"
+	"image"
+	"math/rand"
+	"os"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/convolve"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// The CUDA device against the CPU device: every call, every type, every border, on
+// the awkward sizes, whole and as views inside a larger image, into poisoned
+// outputs. Large kernels (the CPU reference is slow there) run on fewer sizes and
+// borders.
+
+func gpuDev(t *testing.T) *gpuimage.Device {
+	d, err := gpuimage.CUDA(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// pair makes the same random image, or a view of it, on both devices.
+func pair(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, rows, cols int, mt gpuimage.MatType, roi bool) (cpuIm, gpuIm *gpuimage.Image, closeAll func()) {
+	t.Helper()
+	prow, pcol, rect := rows, cols, image.Rect(0, 0, cols, rows)
+	if roi {
+		prow, pcol, rect = rows+9, cols+5, image.Rect(2, 5, 2+cols, 5+rows)
+	}
+	data := tu.RandomBytes(r, mt.Depth(), prow*pcol*mt.Channels())
+	var all []*gpuimage.Image
+	mk := func(dev *gpuimage.Device) *gpuimage.Image {
+		full, err := gpuimage.NewFromBytes(dev, prow, pcol, mt, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := full.Region(rect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, full, v)
+		return v
+	}
+	return mk(gpuimage.CPU()), mk(gpu), func() {
+		for _, im := range all {
+			im.Close()
+		}
+	}
+}
+
+func TestCUDAMatchesCPU(t *testing.T) {
+	gpu := gpuDev(t)
+	r := tu.Rand(t)
+	checked := 0
+	types := tu.Types
+	if os.Getenv("GPUIMG_QUICK") != "" { // under compute-sanitizer: fewer types
+		types = []gpuimage.MatType{gpuimage.CV8UC3, gpuimage.CV16SC4, gpuimage.CV32FC1}
+	}
+	for _, mt := range types {
+		for _, c := range append(cases(r, mt.Depth()), bigGaussian()) {
+			big := c.kw*c.kh > 64
+			for _, sz := range tu.Sizes {
+				if big && sz != [2]int{300, 451} && sz != [2]int{1, 37} {
+					continue
+				}
+				if c.kw > sz[1] && c.kh > sz[0] {
+					continue
+				}
+				for _, roi := range []bool{false, true} {
+					for bi, b := range borders {
+						if big && bi%2 == 1 {
+							continue
+						}
+						name := fmt.Sprintf("%v/%s/%dx%d/roi=%v/%v", mt, c.name, sz[0], sz[1], roi, b)
+						compareDevices(t, r, gpu, name, c, mt, sz[0], sz[1], roi, b)
+						checked++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d cases checked", checked)
+}
+
+// bigGaussian has a 67x67 kernel on 8-bit images: past the tiled separable kernel,
+// so it takes the direct one.
+func bigGaussian() filterCase {
+	return filterCase{name: "gaussian sigma 11", kind: "gauss", ddepth: convolve.SameDepth, kw: 89, kh: 89, sumAbs: 1, sx: 11}
+}
+
+func compareDevices(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name string, c filterCase, mt gpuimage.MatType, rows, cols int, roi bool, b convolve.BorderType) {
+	t.Helper()
+	cs, gs, done := pair(t, r, gpu, rows, cols, mt, roi)
+	defer done()
+	want := &gpuimage.Image{}
+	defer want.Close()
+	opt := gpuimage.BorderValue(gpuimage.NewScalar(17, 250, 3, 99))
+	if err := c.run(cs, want, b, opt); err != nil {
+		t.Fatalf("%s: cpu: %v", name, err)
+	}
+	got := tu.Poisoned(t, gpu, rows, cols, want.Type())
+	defer got.Close()
+	if err := c.run(gs, got, b, opt); err != nil {
+		t.Fatalf("%s: cuda: %v", name, err)
+	}
+	dd := want.Type().Depth()
+	abs, rel := tolerance(c, dd, inputMax(mt.Depth()))
+	if d := tu.Compare(dd, tu.Bytes(t, got), tu.Bytes(t, want), abs, rel); d.Bad != 0 {
+		t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
+	}
+}
+
+// In place (dst == src) and on a user stream.
+func TestCUDAInPlaceAndStream(t *testing.T) {
+	gpu := gpuDev(t)
+	r := tu.Rand(t)
+	cs, gs, done := pair(t, r, gpu, 123, 77, gpuimage.CV8UC3, true)
+	defer done()
+	want := &gpuimage.Image{}
+	defer want.Close()
+	if err := convolve.GaussianBlur(cs, want, image.Pt(5, 5), 0, 0, convolve.BorderDefault); err != nil {
+		t.Fatal(err)
+	}
+	st, err := gpu.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := convolve.GaussianBlur(gs, gs, image.Pt(5, 5), 0, 0, convolve.BorderDefault, gpuimage.OnStream(st)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	tu.Check(t, "in place on a stream", gpuimage.Depth8U, tu.Bytes(t, gs), tu.Bytes(t, want))
+}

@@ -1,0 +1,257 @@
+// Linear filters (package convolve): tiles with their apron in shared memory, the
+// border rule applied while loading, several outputs per thread from registers.
+//
+//   gi_sep_k<K>_c<C>  separable kernel, kw, kh <= K, C channels per block: the tile is
+//                     filtered along rows into a second shared buffer, then along
+//                     columns; 32x32 outputs per 32x8-thread block.
+//   gi_conv2d_k<K>    2-D kernel padded to KxK (zeros), one channel per block
+//                     (blockIdx.z); 8 (K <= 9) or 16 outputs per thread down a column,
+//                     the taps of one kernel column at a time in registers.
+//   gi_conv2d_any     any size: one output per thread, taps from global memory.
+#include "common.cuh"
+
+enum { B_CONSTANT = 0, B_REPLICATE = 1, B_REFLECT = 2, B_WRAP = 3, B_REFLECT101 = 4 };
+
+// Geo is the geometry of one call; convolve/cuda.go passes its fields in this order.
+struct Geo {
+  const void* src;
+  int sp;
+  void* dst;
+  int dp;
+  int rows, cols;          // size of the view filtered (and of the output)
+  int sdepth, ddepth, cn;  // OpenCV depth codes (0 8U, 2 16U, 3 16S, 5 32F), channels
+  int wrows, wcols, ox, oy;  // whole image the border applies to, view's offset in it
+  int border;
+  float bval[4];
+  int kw, kh, ax, ay;
+  float delta;
+  int halfup;  // 8U results rounded half up (OpenCV's fixed-point GaussianBlur)
+  int pad_;
+};
+static_assert(sizeof(Geo) == 112, "Geo layout must match convolve/cuda.go");
+
+#define TAPS 964
+struct Taps {
+  float v[TAPS];
+};
+#define SEP_Y 64
+
+// bmap is OpenCV's borderInterpolate (convolve.borderMap): -1 means the constant.
+__device__ __forceinline__ int bmap(int p, int n, int b) {
+  if ((unsigned)p < (unsigned)n) return p;
+  if (b == B_REPLICATE) return p < 0 ? 0 : n - 1;
+  if (b == B_REFLECT || b == B_REFLECT101) {
+    if (n == 1) return 0;
+    const int delta = b == B_REFLECT101;
+    do {
+      p = p < 0 ? -p - 1 + delta : n - 1 - (p - n) - delta;
+    } while ((unsigned)p >= (unsigned)n);
+    return p;
+  }
+  if (b == B_WRAP) {
+    if (p < 0) p -= ((p - n + 1) / n) * n;
+    if (p >= n) p %= n;
+    return p;
+  }
+  return -1;
+}
+
+// bval is the constant border value of channel c (selects keep Geo out of local memory).
+__device__ __forceinline__ float bval(const Geo& g, int c) {
+  return c == 0 ? g.bval[0] : c == 1 ? g.bval[1] : c == 2 ? g.bval[2] : g.bval[3];
+}
+
+__device__ __forceinline__ float ldelem(const char* r, int i, int depth) {
+  switch (depth) {
+    case 0: return reinterpret_cast<const u8*>(r)[i];
+    case 2: return reinterpret_cast<const u16*>(r)[i];
+    case 3: return reinterpret_cast<const s16*>(r)[i];
+    default: return reinterpret_cast<const f32*>(r)[i];
+  }
+}
+
+__device__ __forceinline__ void stelem(char* r, int i, int depth, float v, int halfup) {
+  if (halfup) {
+    reinterpret_cast<u8*>(r)[i] = (u8)min(max(__float2int_rd(v + 0.5f), 0), 255);
+    return;
+  }
+  switch (depth) {
+    case 0: reinterpret_cast<u8*>(r)[i] = sat<u8>(v); break;
+    case 2: reinterpret_cast<u16*>(r)[i] = sat<u16>(v); break;
+    case 3: reinterpret_cast<s16*>(r)[i] = sat<s16>(v); break;
+    default: reinterpret_cast<f32*>(r)[i] = v;
+  }
+}
+
+// load_tile fills tile[c][r][x] (CP planes of ih rows of iw floats) with the source
+// pixels from (x0, y0) of the view, channels c0.., through the border rule.
+template <int CP>
+__device__ __forceinline__ void load_tile(const Geo& g, float* tile, int iw, int ih, int x0, int y0, int c0) {
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int wx0 = g.ox + x0, wy0 = g.oy + y0;
+  const bool inside = wx0 >= 0 && wy0 >= 0 && wx0 + iw <= g.wcols && wy0 + ih <= g.wrows;
+  for (int r = ty; r < ih; r += blockDim.y) {
+    int my = inside ? wy0 + r : bmap(wy0 + r, g.wrows, g.border);
+    const char* srow = static_cast<const char*>(g.src) + (ptrdiff_t)(my - g.oy) * g.sp;
+    for (int e = tx; e < iw * CP; e += blockDim.x) {
+      const int px = e / CP, c = e - px * CP;
+      const int mx = inside ? wx0 + px : bmap(wx0 + px, g.wcols, g.border);
+      float v;
+      if (my < 0 || mx < 0)
+        v = bval(g, c0 + c);
+      else
+        v = ldelem(srow, (mx - g.ox) * g.cn + c0 + c, g.sdepth);
+      tile[(c * ih + r) * iw + px] = v;
+    }
+  }
+}
+
+template <int K, int CP>
+__device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
+  constexpr int TW = 32, TH = 32, PY = TH / 8;
+  extern __shared__ float sm[];
+  const int kw = g.kw, kh = g.kh;
+  const int iw = TW + kw - 1, ih = TH + kh - 1;
+  float* tin = sm;
+  float* mid = sm + CP * ih * iw;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int c0 = blockIdx.z * CP;
+  const int x0 = blockIdx.x * TW;
+  const int ntY = (g.rows + TH - 1) / TH;
+  for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
+    const int y0 = by * TH;
+    load_tile<CP>(g, tin, iw, ih, x0 - g.ax, y0 - g.ay, c0);
+    __syncthreads();
+    // Row pass: mid[c][r][x] for every row of the tile, one column per thread.
+#pragma unroll 1
+    for (int c = 0; c < CP; c++) {
+      for (int r = ty; r < ih; r += 8) {
+        const float* in = tin + (c * ih + r) * iw + tx;
+        float acc = 0.f;
+#pragma unroll
+        for (int j = 0; j < K; j++)
+          if (j < kw) acc = fmaf(t.v[j], in[j], acc);
+        mid[(c * ih + r) * TW + tx] = acc;
+      }
+    }
+    __syncthreads();
+    // Column pass: PY consecutive outputs per thread share the loaded values.
+    const int x = x0 + tx;
+#pragma unroll 1
+    for (int c = 0; c < CP; c++) {
+      float acc[PY];
+#pragma unroll
+      for (int k = 0; k < PY; k++) acc[k] = 0.f;
+      const float* col = mid + (c * ih + ty * PY) * TW + tx;
+#pragma unroll
+      for (int m = 0; m < PY + K - 1; m++) {
+        if (m < PY + kh - 1) {
+          const float v = col[m * TW];
+#pragma unroll
+          for (int k = 0; k < PY; k++) {
+            const int i = m - k;
+            if (i >= 0 && i < K && i < kh) acc[k] = fmaf(t.v[SEP_Y + i], v, acc[k]);
+          }
+        }
+      }
+      if (x < g.cols) {
+#pragma unroll
+        for (int k = 0; k < PY; k++) {
+          const int y = y0 + ty * PY + k;
+          if (y < g.rows) stelem(static_cast<char*>(g.dst) + (size_t)y * g.dp, x * g.cn + c0 + c, g.ddepth, acc[k] + g.delta, g.halfup);
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// Each thread keeps PY outputs of one column; for each kernel column j it holds the
+// K taps of that column in registers and walks down the PY+K-1 tile values once.
+template <int K, int PY>
+__device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
+  constexpr int TW = 32, TH = 8 * PY, IW = TW + K - 1, IH = TH + K - 1;
+  __shared__ float tile[IH * IW];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int c = blockIdx.z;
+  const int x0 = blockIdx.x * TW;
+  const int ntY = (g.rows + TH - 1) / TH;
+  for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
+    const int y0 = by * TH;
+    load_tile<1>(g, tile, IW, IH, x0 - g.ax, y0 - g.ay, c);
+    __syncthreads();
+    float acc[PY];
+#pragma unroll
+    for (int k = 0; k < PY; k++) acc[k] = 0.f;
+    const float* base = tile + ty * PY * IW + tx;
+#pragma unroll(K <= 9 ? K : 1)
+    for (int j = 0; j < K; j++) {
+      float w[K];
+#pragma unroll
+      for (int i = 0; i < K; i++) w[i] = t.v[i * K + j];
+#pragma unroll
+      for (int m = 0; m < PY + K - 1; m++) {
+        const float v = base[m * IW + j];
+#pragma unroll
+        for (int k = 0; k < PY; k++) {
+          const int i = m - k;
+          if (i >= 0 && i < K) acc[k] = fmaf(w[i], v, acc[k]);
+        }
+      }
+    }
+    const int x = x0 + tx;
+    if (x < g.cols) {
+#pragma unroll
+      for (int k = 0; k < PY; k++) {
+        const int y = y0 + ty * PY + k;
+        if (y < g.rows) stelem(static_cast<char*>(g.dst) + (size_t)y * g.dp, x * g.cn + c, g.ddepth, acc[k] + g.delta, g.halfup);
+      }
+    }
+    __syncthreads();
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256) gi_conv2d_any(Geo g, const float* __restrict__ w) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int c = blockIdx.z;
+  if (x >= g.cols) return;
+  for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < g.rows; y += gridDim.y * blockDim.y) {
+    float acc = 0.f;
+    for (int i = 0; i < g.kh; i++) {
+      const int my = bmap(g.oy + y + i - g.ay, g.wrows, g.border);
+      const char* srow = static_cast<const char*>(g.src) + (ptrdiff_t)(my - g.oy) * g.sp;
+      for (int j = 0; j < g.kw; j++) {
+        const int mx = bmap(g.ox + x + j - g.ax, g.wcols, g.border);
+        const float v = (my < 0 || mx < 0) ? bval(g, c) : ldelem(srow, (mx - g.ox) * g.cn + c, g.sdepth);
+        acc = fmaf(w[i * g.kw + j], v, acc);
+      }
+    }
+    stelem(static_cast<char*>(g.dst) + (size_t)y * g.dp, x * g.cn + c, g.ddepth, acc + g.delta, g.halfup);
+  }
+}
+
+#define SEP(K, C) \
+  extern "C" __global__ void __launch_bounds__(256, 4) gi_sep_k##K##_c##C(Geo g, Taps t) { sep_kernel<K, C>(g, t); }
+#define SEPS(K) SEP(K, 1) SEP(K, 3) SEP(K, 4)
+SEPS(3)
+SEPS(5)
+SEPS(7)
+SEPS(9)
+SEPS(15)
+SEPS(31)
+SEPS(63)
+
+#define CONV(K) \
+  extern "C" __global__ void __launch_bounds__(256) gi_conv2d_k##K(Geo g, Taps t) { conv2d_kernel<K, (K <= 9 ? 8 : 16)>(g, t); }
+CONV(3)
+CONV(5)
+CONV(7)
+CONV(9)
+CONV(11)
+CONV(13)
+CONV(15)
+CONV(17)
+CONV(19)
+CONV(21)
+CONV(25)
+CONV(31)
