@@ -183,3 +183,14 @@ func tolerance(c filterCase, dd gpuimage.Depth, inMax float64) (abs, rel float64
 	}
 	return 1e-6*c.sumAbs*inMax + 1e-6, 1e-5
 }
+
+// inputMax is the largest magnitude of random inputs of depth d.
+func inputMax(d gpuimage.Depth) float64 {
+	switch d {
+	case gpuimage.Depth8U:
+		return 255
+	case gpuimage.Depth16U, gpuimage.Depth16S:
+		return 65535
+	}
+	return 600
+}

@@ -162,15 +162,6 @@ func compareWithOpenCV(t *testing.T, r *rand.Rand, name string, c filterCase, mt
 	}
 }
 
-func inputMax(d gpuimage.Depth) float64 {
-	switch d {
-	case gpuimage.Depth8U:
-		return 255
-	case gpuimage.Depth16U, gpuimage.Depth16S:
-		return 65535
-	}
-	return 600
-}
 
 // BORDER_CONSTANT with a value: OpenCV's filters always use 0, so the reference is
 // the image padded by copyMakeBorder with the value and filtered with any border.
