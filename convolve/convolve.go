@@ -68,18 +68,18 @@ var (
 // plan is one filtering job: a separable or a 2-D kernel with its anchor, the
 // output depth, the delta added and the border rule.
 type plan struct {
-	op         string
-	sep        bool
-	kx, ky     []float64   // separable: row and column kernels
-	k          [][]float64 // 2-D: kh rows of kw taps
-	ax, ay     int
-	delta      float64
-	ddepth     core.Depth
-	border     BorderType // without BorderIsolated
-	isolated   bool
-	value      [4]float32 // BorderConstant's value per channel, saturated to the input depth
-	kw, kh     int
-	halfUp     bool // round 8-bit results half up (OpenCV's fixed-point GaussianBlur)
+	op       string
+	sep      bool
+	kx, ky   []float64   // separable: row and column kernels
+	k        [][]float64 // 2-D: kh rows of kw taps
+	ax, ay   int
+	delta    float64
+	ddepth   core.Depth
+	border   BorderType // without BorderIsolated
+	isolated bool
+	value    [4]float32 // BorderConstant's value per channel, saturated to the input depth
+	kw, kh   int
+	halfUp   bool // round 8-bit results half up (OpenCV's fixed-point GaussianBlur)
 }
 
 // isView reports whether s is a view into a larger image (OpenCV's isSubmatrix).

@@ -162,7 +162,6 @@ func compareWithOpenCV(t *testing.T, r *rand.Rand, name string, c filterCase, mt
 	}
 }
 
-
 // BORDER_CONSTANT with a value: OpenCV's filters always use 0, so the reference is
 // the image padded by copyMakeBorder with the value and filtered with any border.
 func TestBorderValueMatchesPaddedOpenCV(t *testing.T) {
