@@ -20,7 +20,7 @@ const (
 )
 
 var (
-	sepSizes  = []int{3, 5, 7, 9, 15, 31, 63}
+	sepSizes  = []int{3, 5, 7, 9, 11, 15, 31, 63}
 	convSizes = []int{3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25, 31}
 )
 
@@ -65,12 +65,14 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 		for i, v := range p.ky {
 			taps[sepYOff+i] = float32(v)
 		}
-		iw, ih := tileW+p.kw-1, sepTileH+p.kh-1
+		// The kernel runs K taps each way, the taps padded with zeros after the anchor.
+		k := bucket(sepSizes, max(p.kw, p.kh))
+		iw, ih := tileW+k-1, sepTileH+k-1
 		cp := s.Chans
 		if cp*(ih*iw+ih*tileW)*4 > smemLimit {
 			cp = 1
 		}
-		name := fmt.Sprintf("gi_sep_k%d_c%d", bucket(sepSizes, max(p.kw, p.kh)), cp)
+		name := fmt.Sprintf("gi_sep_k%d_c%d", k, cp)
 		args := append(geoArgs(d, s, p), taps)
 		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, sepTileH, s.Chans/cp), block, cp*(ih*iw+ih*tileW)*4, args...)
 	}

@@ -1,11 +1,11 @@
 // Linear filters (package convolve): tiles with their apron in shared memory, the
 // border rule applied while loading, several outputs per thread from registers.
 //
-//   gi_sep_k<K>_c<C>  separable kernel, kw, kh <= K, C channels per block: the tile is
+//   gi_sep_k<K>_c<C>  separable kernel, taps padded to K, C channels per block: the tile is
 //                     filtered along rows into a second shared buffer, then along
 //                     columns; 32x32 outputs per 32x8-thread block.
 //   gi_conv2d_k<K>    2-D kernel padded to KxK (zeros), one channel per block
-//                     (blockIdx.z); 8 (K <= 9) or 16 outputs per thread down a column,
+//                     (blockIdx.z); 8 (K = 3) or 16 outputs per thread down a column,
 //                     the taps of one kernel column at a time in registers.
 //   gi_conv2d_any     any size: one output per thread, taps from global memory.
 #include "common.cuh"
@@ -83,6 +83,33 @@ __device__ __forceinline__ void stelem(char* r, int i, int depth, float v, int h
   }
 }
 
+// load_inside is load_tile for a tile that lies inside the whole image (no border
+// rule), with the element type known: the tile is walked as one flat range so no
+// thread idles at row ends.
+template <typename T, int CP>
+__device__ __forceinline__ void load_inside(const Geo& g, float* tile, int iw, int ih, int x0, int y0, int c0) {
+  const int nt = blockDim.x * blockDim.y, tid = threadIdx.y * blockDim.x + threadIdx.x;
+  const int rowN = iw * CP, n = ih * rowN;
+  int r = tid / rowN, e = tid - r * rowN;
+  const int dr = nt / rowN, de = nt - dr * rowN;
+  const char* base = static_cast<const char*>(g.src) + (ptrdiff_t)y0 * g.sp + (ptrdiff_t)x0 * g.cn * (int)sizeof(T);
+  for (int i = tid; i < n; i += nt) {
+    const int px = e / CP, c = e - px * CP;
+    const T* srow = reinterpret_cast<const T*>(base + (ptrdiff_t)r * g.sp);
+    tile[(c * ih + r) * iw + px] = (float)srow[px * g.cn + c0 + c];
+    e += de;
+    r += dr;
+    if (e >= rowN) {
+      e -= rowN;
+      r++;
+    }
+  }
+}
+
+// load fills the tile, taking the fast path when no pixel needs the border rule.
+template <int CP>
+__device__ __forceinline__ void load(const Geo& g, float* tile, int iw, int ih, int x0, int y0, int c0);
+
 // load_tile fills tile[c][r][x] (CP planes of ih rows of iw floats) with the source
 // pixels from (x0, y0) of the view, channels c0.., through the border rule.
 template <int CP>
@@ -106,32 +133,45 @@ __device__ __forceinline__ void load_tile(const Geo& g, float* tile, int iw, int
   }
 }
 
+template <int CP>
+__device__ __forceinline__ void load(const Geo& g, float* tile, int iw, int ih, int x0, int y0, int c0) {
+  const int wx0 = g.ox + x0, wy0 = g.oy + y0;
+  if (wx0 >= 0 && wy0 >= 0 && wx0 + iw <= g.wcols && wy0 + ih <= g.wrows) {
+    switch (g.sdepth) {
+      case 0: load_inside<u8, CP>(g, tile, iw, ih, x0, y0, c0); return;
+      case 2: load_inside<u16, CP>(g, tile, iw, ih, x0, y0, c0); return;
+      case 3: load_inside<s16, CP>(g, tile, iw, ih, x0, y0, c0); return;
+      default: load_inside<f32, CP>(g, tile, iw, ih, x0, y0, c0); return;
+    }
+  }
+  load_tile<CP>(g, tile, iw, ih, x0, y0, c0);
+}
+
+// The taps are padded with zeros to K (after the anchor), so every loop has a
+// compile-time trip count and each tap is a constant-bank operand.
 template <int K, int CP>
 __device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
-  constexpr int TW = 32, TH = 32, PY = TH / 8;
+  constexpr int TW = 32, TH = 32, PY = TH / 8, IW = TW + K - 1, IH = TH + K - 1;
   extern __shared__ float sm[];
-  const int kw = g.kw, kh = g.kh;
-  const int iw = TW + kw - 1, ih = TH + kh - 1;
   float* tin = sm;
-  float* mid = sm + CP * ih * iw;
+  float* mid = sm + CP * IH * IW;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int c0 = blockIdx.z * CP;
   const int x0 = blockIdx.x * TW;
   const int ntY = (g.rows + TH - 1) / TH;
   for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
     const int y0 = by * TH;
-    load_tile<CP>(g, tin, iw, ih, x0 - g.ax, y0 - g.ay, c0);
+    load<CP>(g, tin, IW, IH, x0 - g.ax, y0 - g.ay, c0);
     __syncthreads();
     // Row pass: mid[c][r][x] for every row of the tile, one column per thread.
 #pragma unroll 1
     for (int c = 0; c < CP; c++) {
-      for (int r = ty; r < ih; r += 8) {
-        const float* in = tin + (c * ih + r) * iw + tx;
+      for (int r = ty; r < IH; r += 8) {
+        const float* in = tin + (c * IH + r) * IW + tx;
         float acc = 0.f;
 #pragma unroll
-        for (int j = 0; j < K; j++)
-          if (j < kw) acc = fmaf(t.v[j], in[j], acc);
-        mid[(c * ih + r) * TW + tx] = acc;
+        for (int j = 0; j < K; j++) acc = fmaf(t.v[j], in[j], acc);
+        mid[(c * IH + r) * TW + tx] = acc;
       }
     }
     __syncthreads();
@@ -142,24 +182,21 @@ __device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
       float acc[PY];
 #pragma unroll
       for (int k = 0; k < PY; k++) acc[k] = 0.f;
-      const float* col = mid + (c * ih + ty * PY) * TW + tx;
+      const float* col = mid + (c * IH + ty * PY) * TW + tx;
 #pragma unroll
       for (int m = 0; m < PY + K - 1; m++) {
-        if (m < PY + kh - 1) {
-          const float v = col[m * TW];
+        const float v = col[m * TW];
 #pragma unroll
-          for (int k = 0; k < PY; k++) {
-            const int i = m - k;
-            if (i >= 0 && i < K && i < kh) acc[k] = fmaf(t.v[SEP_Y + i], v, acc[k]);
-          }
+        for (int k = 0; k < PY; k++) {
+          const int i = m - k;
+          if (i >= 0 && i < K) acc[k] = fmaf(t.v[SEP_Y + i], v, acc[k]);
         }
       }
       if (x < g.cols) {
+        char* drow = static_cast<char*>(g.dst) + (size_t)(y0 + ty * PY) * g.dp;
 #pragma unroll
-        for (int k = 0; k < PY; k++) {
-          const int y = y0 + ty * PY + k;
-          if (y < g.rows) stelem(static_cast<char*>(g.dst) + (size_t)y * g.dp, x * g.cn + c0 + c, g.ddepth, acc[k] + g.delta, g.halfup);
-        }
+        for (int k = 0; k < PY; k++)
+          if (y0 + ty * PY + k < g.rows) stelem(drow + (size_t)k * g.dp, x * g.cn + c0 + c, g.ddepth, acc[k] + g.delta, g.halfup);
       }
     }
     __syncthreads();
@@ -178,13 +215,13 @@ __device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
   const int ntY = (g.rows + TH - 1) / TH;
   for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
     const int y0 = by * TH;
-    load_tile<1>(g, tile, IW, IH, x0 - g.ax, y0 - g.ay, c);
+    load<1>(g, tile, IW, IH, x0 - g.ax, y0 - g.ay, c);
     __syncthreads();
     float acc[PY];
 #pragma unroll
     for (int k = 0; k < PY; k++) acc[k] = 0.f;
     const float* base = tile + ty * PY * IW + tx;
-#pragma unroll(K <= 9 ? K : 1)
+#pragma unroll(K <= 3 ? K : 1)
     for (int j = 0; j < K; j++) {
       float w[K];
 #pragma unroll
@@ -237,12 +274,14 @@ SEPS(3)
 SEPS(5)
 SEPS(7)
 SEPS(9)
-SEPS(15)
-SEPS(31)
-SEPS(63)
+SEPS(11)
+// Wider kernels do not fit 3 or 4 channels in 48 KiB of shared memory: one per block.
+SEP(15, 1) SEP(15, 3)
+SEP(31, 1)
+SEP(63, 1)
 
 #define CONV(K) \
-  extern "C" __global__ void __launch_bounds__(256) gi_conv2d_k##K(Geo g, Taps t) { conv2d_kernel<K, (K <= 9 ? 8 : 16)>(g, t); }
+  extern "C" __global__ void __launch_bounds__(256, 2) gi_conv2d_k##K(Geo g, Taps t) { conv2d_kernel<K, (K <= 3 ? 8 : 16)>(g, t); }
 CONV(3)
 CONV(5)
 CONV(7)

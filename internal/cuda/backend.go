@@ -427,9 +427,8 @@ func packParams(args []any) ([]byte, error) {
 			return nil, fmt.Errorf("argument %d has unsupported type %T", i, a)
 		}
 	}
-	for len(buf)%8 != 0 {
-		buf = append(buf, 0)
-	}
+	// No padding after the last parameter: the driver wants exactly the kernel's
+	// parameter size (a longer buffer fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
 	return buf, nil
 }
 
