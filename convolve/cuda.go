@@ -14,7 +14,7 @@ const (
 	sepYOff   = 64  // ky's offset in Taps for separable kernels
 	sepMax    = 63  // largest separable kernel extent the tiled kernel takes
 	tileW     = 32  // output columns per block
-	sepTileH  = 32  // output rows per block, separable kernel
+	sepTileH  = 64  // output rows per block, separable kernel, one channel per block (32 for 3 or 4)
 	convTileH = 64  // output rows per block, 2-D kernel
 	smemLimit = 48 << 10
 )
@@ -67,14 +67,14 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 		}
 		// The kernel runs K taps each way, the taps padded with zeros after the anchor.
 		k := bucket(sepSizes, max(p.kw, p.kh))
-		iw, ih := tileW+k-1, sepTileH+k-1
-		cp := s.Chans
-		if cp*(ih*iw+ih*tileW)*4 > smemLimit {
-			cp = 1
+		cp, th := s.Chans, sepTileH/2
+		smem := func(cp, th int) int { return cp * (th + k - 1) * (tileW + k - 1 + tileW) * 4 }
+		if cp == 1 || smem(cp, th) > smemLimit {
+			cp, th = 1, sepTileH
 		}
 		name := fmt.Sprintf("gi_sep_k%d_c%d", k, cp)
 		args := append(geoArgs(d, s, p), taps)
-		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, sepTileH, s.Chans/cp), block, cp*(ih*iw+ih*tileW)*4, args...)
+		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, th, s.Chans/cp), block, smem(cp, th), args...)
 	}
 	k := p.k
 	if p.sep {

@@ -7,6 +7,8 @@
 //   gi_conv2d_k<K>    2-D kernel padded to KxK (zeros), one channel per block
 //                     (blockIdx.z); 8 (K = 3) or 16 outputs per thread down a column,
 //                     the taps of one kernel column at a time in registers.
+//   Outputs per thread: 8 rows (4 when a block does 3 or 4 channels) for the
+//   separable kernel; the tile is 32 columns by 8x that many rows.
 //   gi_conv2d_any     any size: one output per thread, taps from global memory.
 #include "common.cuh"
 
@@ -83,6 +85,33 @@ __device__ __forceinline__ void stelem(char* r, int i, int depth, float v, int h
   }
 }
 
+// store_col writes acc[k] + delta to rows y..y+PY-1 (those inside the image) of
+// column x, channel ch, with the output depth's switch outside the loop.
+template <typename T, int PY>
+__device__ __forceinline__ void store_col_t(const Geo& g, char* d, int n, int i, const float (&acc)[PY]) {
+#pragma unroll
+  for (int k = 0; k < PY; k++)
+    if (k < n) reinterpret_cast<T*>(d + (size_t)k * g.dp)[i] = sat<T>(acc[k] + g.delta);
+}
+template <int PY>
+__device__ __forceinline__ void store_col(const Geo& g, int x, int y, int ch, const float (&acc)[PY]) {
+  if (x >= g.cols) return;
+  char* d = static_cast<char*>(g.dst) + (size_t)y * g.dp;
+  const int n = min(PY, g.rows - y), i = x * g.cn + ch;
+  if (g.halfup) {
+#pragma unroll
+    for (int k = 0; k < PY; k++)
+      if (k < n) reinterpret_cast<u8*>(d + (size_t)k * g.dp)[i] = (u8)min(max(__float2int_rd(acc[k] + 0.5f), 0), 255);
+    return;
+  }
+  switch (g.ddepth) {
+    case 0: store_col_t<u8, PY>(g, d, n, i, acc); break;
+    case 2: store_col_t<u16, PY>(g, d, n, i, acc); break;
+    case 3: store_col_t<s16, PY>(g, d, n, i, acc); break;
+    default: store_col_t<f32, PY>(g, d, n, i, acc);
+  }
+}
+
 // load_inside is load_tile for a tile that lies inside the whole image (no border
 // rule), with the element type known: the tile is walked as one flat range so no
 // thread idles at row ends.
@@ -151,7 +180,7 @@ __device__ __forceinline__ void load(const Geo& g, float* tile, int iw, int ih, 
 // compile-time trip count and each tap is a constant-bank operand.
 template <int K, int CP>
 __device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
-  constexpr int TW = 32, TH = 32, PY = TH / 8, IW = TW + K - 1, IH = TH + K - 1;
+  constexpr int PY = CP == 1 ? 8 : 4, TW = 32, TH = 8 * PY, IW = TW + K - 1, IH = TH + K - 1;
   extern __shared__ float sm[];
   float* tin = sm;
   float* mid = sm + CP * IH * IW;
@@ -192,12 +221,7 @@ __device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
           if (i >= 0 && i < K) acc[k] = fmaf(t.v[SEP_Y + i], v, acc[k]);
         }
       }
-      if (x < g.cols) {
-        char* drow = static_cast<char*>(g.dst) + (size_t)(y0 + ty * PY) * g.dp;
-#pragma unroll
-        for (int k = 0; k < PY; k++)
-          if (y0 + ty * PY + k < g.rows) stelem(drow + (size_t)k * g.dp, x * g.cn + c0 + c, g.ddepth, acc[k] + g.delta, g.halfup);
-      }
+      store_col<PY>(g, x, y0 + ty * PY, c0 + c, acc);
     }
     __syncthreads();
   }
@@ -236,14 +260,7 @@ __device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
         }
       }
     }
-    const int x = x0 + tx;
-    if (x < g.cols) {
-#pragma unroll
-      for (int k = 0; k < PY; k++) {
-        const int y = y0 + ty * PY + k;
-        if (y < g.rows) stelem(static_cast<char*>(g.dst) + (size_t)y * g.dp, x * g.cn + c, g.ddepth, acc[k] + g.delta, g.halfup);
-      }
-    }
+    store_col<PY>(g, x0 + tx, y0 + ty * PY, c, acc);
     __syncthreads();
   }
 }
@@ -281,7 +298,7 @@ SEP(31, 1)
 SEP(63, 1)
 
 #define CONV(K) \
-  extern "C" __global__ void __launch_bounds__(256, 2) gi_conv2d_k##K(Geo g, Taps t) { conv2d_kernel<K, (K <= 3 ? 8 : 16)>(g, t); }
+  extern "C" __global__ void __launch_bounds__(256, K <= 3 ? 4 : 2) gi_conv2d_k##K(Geo g, Taps t) { conv2d_kernel<K, (K <= 3 ? 8 : 16)>(g, t); }
 CONV(3)
 CONV(5)
 CONV(7)
