@@ -21,7 +21,7 @@ g32 = rng.random((h, w), dtype=np.float32)
 kern = {n: rng.random((n, n), dtype=np.float32) / (n * n) for n in (3, 7, 15, 31)}
 R = cv2.BORDER_REPLICATE  # the border NPP's filters support; gpuimg's bench uses it too
 date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-device = f"cv2 {cv2.__version__}, {cv2.getNumThreads()} threads"
+device = f"cv2 {cv2.__version__} ({cv2.getNumThreads()} threads)"
 
 cases = [
     ("cvtColor BGR2GRAY", "8UC3", 4 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_BGR2GRAY)),
