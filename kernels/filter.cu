@@ -113,31 +113,50 @@ __device__ __forceinline__ void store_col(const Geo& g, int x, int y, int ch, co
 }
 
 // load_inside is load_tile for a tile that lies inside the whole image (no border
-// rule), with the element type known: the tile is walked as one flat range so no
-// thread idles at row ends.
-template <typename T, int CP>
-__device__ __forceinline__ void load_inside(const Geo& g, float* tile, int iw, int ih, int x0, int y0, int c0) {
-  const int nt = blockDim.x * blockDim.y, tid = threadIdx.y * blockDim.x + threadIdx.x;
-  const int rowN = iw * CP, n = ih * rowN;
-  int r = tid / rowN, e = tid - r * rowN;
-  const int dr = nt / rowN, de = nt - dr * rowN;
+// rule), with the element type and the tile's shape known at compile time. Each
+// thread owns one element of a tile row and walks down every DR-th row, issuing all
+// its global loads before the first shared-memory store, so they are in flight
+// together (the loads' latency, not their number, bounds these small filters).
+template <typename T, int CP, int IW, int IH>
+__device__ __forceinline__ void load_inside(const Geo& g, float* tile, int x0, int y0, int c0) {
+  constexpr int NT = 256, ROWN = IW * CP, DR = NT / ROWN, NR = DR > 0 ? (IH + DR - 1) / DR : 1;
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
   const char* base = static_cast<const char*>(g.src) + (ptrdiff_t)y0 * g.sp + (ptrdiff_t)x0 * g.cn * (int)sizeof(T);
-  for (int i = tid; i < n; i += nt) {
+  if (DR > 0 && NR <= 24) {
+    const int r0 = tid / ROWN, e = tid - r0 * ROWN;
+    if (r0 >= DR) return;
+    const int px = e / CP, c = e - px * CP;
+    const char* p = base + (ptrdiff_t)r0 * g.sp + (ptrdiff_t)(px * g.cn + c0 + c) * (int)sizeof(T);
+    const ptrdiff_t step = (ptrdiff_t)DR * g.sp;
+    T v[NR];
+#pragma unroll
+    for (int k = 0; k < NR; k++)
+      if (r0 + k * DR < IH) v[k] = *reinterpret_cast<const T*>(p + k * step);
+    float* t = tile + (c * IH + r0) * IW + px;
+#pragma unroll
+    for (int k = 0; k < NR; k++)
+      if (r0 + k * DR < IH) t[k * DR * IW] = (float)v[k];
+    return;
+  }
+  // Wide tiles: one flat walk over the elements.
+  int r = tid / ROWN, e = tid - r * ROWN;
+  const int dr = NT / ROWN, de = NT - dr * ROWN;
+  for (int i = tid; i < IH * ROWN; i += NT) {
     const int px = e / CP, c = e - px * CP;
     const T* srow = reinterpret_cast<const T*>(base + (ptrdiff_t)r * g.sp);
-    tile[(c * ih + r) * iw + px] = (float)srow[px * g.cn + c0 + c];
+    tile[(c * IH + r) * IW + px] = (float)srow[px * g.cn + c0 + c];
     e += de;
     r += dr;
-    if (e >= rowN) {
-      e -= rowN;
+    if (e >= ROWN) {
+      e -= ROWN;
       r++;
     }
   }
 }
 
 // load fills the tile, taking the fast path when no pixel needs the border rule.
-template <int CP>
-__device__ __forceinline__ void load(const Geo& g, float* tile, int iw, int ih, int x0, int y0, int c0);
+template <int CP, int IW, int IH>
+__device__ __forceinline__ void load(const Geo& g, float* tile, int x0, int y0, int c0);
 
 // load_tile fills tile[c][r][x] (CP planes of ih rows of iw floats) with the source
 // pixels from (x0, y0) of the view, channels c0.., through the border rule.
@@ -162,18 +181,18 @@ __device__ __forceinline__ void load_tile(const Geo& g, float* tile, int iw, int
   }
 }
 
-template <int CP>
-__device__ __forceinline__ void load(const Geo& g, float* tile, int iw, int ih, int x0, int y0, int c0) {
+template <int CP, int IW, int IH>
+__device__ __forceinline__ void load(const Geo& g, float* tile, int x0, int y0, int c0) {
   const int wx0 = g.ox + x0, wy0 = g.oy + y0;
-  if (wx0 >= 0 && wy0 >= 0 && wx0 + iw <= g.wcols && wy0 + ih <= g.wrows) {
+  if (wx0 >= 0 && wy0 >= 0 && wx0 + IW <= g.wcols && wy0 + IH <= g.wrows) {
     switch (g.sdepth) {
-      case 0: load_inside<u8, CP>(g, tile, iw, ih, x0, y0, c0); return;
-      case 2: load_inside<u16, CP>(g, tile, iw, ih, x0, y0, c0); return;
-      case 3: load_inside<s16, CP>(g, tile, iw, ih, x0, y0, c0); return;
-      default: load_inside<f32, CP>(g, tile, iw, ih, x0, y0, c0); return;
+      case 0: load_inside<u8, CP, IW, IH>(g, tile, x0, y0, c0); return;
+      case 2: load_inside<u16, CP, IW, IH>(g, tile, x0, y0, c0); return;
+      case 3: load_inside<s16, CP, IW, IH>(g, tile, x0, y0, c0); return;
+      default: load_inside<f32, CP, IW, IH>(g, tile, x0, y0, c0); return;
     }
   }
-  load_tile<CP>(g, tile, iw, ih, x0, y0, c0);
+  load_tile<CP>(g, tile, IW, IH, x0, y0, c0);
 }
 
 // The taps are padded with zeros to K (after the anchor), so every loop has a
@@ -190,7 +209,7 @@ __device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
   const int ntY = (g.rows + TH - 1) / TH;
   for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
     const int y0 = by * TH;
-    load<CP>(g, tin, IW, IH, x0 - g.ax, y0 - g.ay, c0);
+    load<CP, IW, IH>(g, tin, x0 - g.ax, y0 - g.ay, c0);
     __syncthreads();
     // Row pass: mid[c][r][x] for every row of the tile, one column per thread.
 #pragma unroll 1
@@ -239,7 +258,7 @@ __device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
   const int ntY = (g.rows + TH - 1) / TH;
   for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
     const int y0 = by * TH;
-    load<1>(g, tile, IW, IH, x0 - g.ax, y0 - g.ay, c);
+    load<1, IW, IH>(g, tile, x0 - g.ax, y0 - g.ay, c);
     __syncthreads();
     float acc[PY];
 #pragma unroll
