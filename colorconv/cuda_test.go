@@ -19,14 +19,6 @@ import (
 // on whole images (vector path) and odd-offset views (scalar path), into poisoned
 // outputs.
 
-func gpuDev(t *testing.T) *gpuimage.Device {
-	d, err := gpuimage.CUDA(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // validInput makes pixels in each family's range: 32F inputs in 0..1 for the
 // BGR side; colour-space inputs come from converting a random BGR image on the CPU.
 func validInput(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int, mt gpuimage.MatType) *gpuimage.Image {
@@ -84,7 +76,7 @@ func toDevice(t *testing.T, im *gpuimage.Image, dev *gpuimage.Device) *gpuimage.
 }
 
 func TestCUDACvtColor(t *testing.T) {
-	g := gpuDev(t)
+	g := tu.CUDA(t)
 	r := tu.Rand(t)
 	for _, code := range colorconv.Codes() {
 		for _, d := range []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16U, gpuimage.Depth32F} {
@@ -149,7 +141,7 @@ func TestCUDACvtColor(t *testing.T) {
 }
 
 func TestCUDATransform(t *testing.T) {
-	g := gpuDev(t)
+	g := tu.CUDA(t)
 	r := tu.Rand(t)
 	for _, d := range tu.Depths {
 		for _, scn := range []int{1, 3, 4} {

@@ -15,6 +15,7 @@ import (
 	"github.com/gpuimg/gpuimg/colorconv"
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/gpuimage/gocvmat"
+	"github.com/gpuimg/gpuimg/gpuimage/gocvmat/gocvtest"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
@@ -141,7 +142,7 @@ func TestCvtColorMatchesOpenCV(t *testing.T) {
 					{
 						got, _ := gocvmat.Download(&dst)
 						abs, rel, cap := tolerance(code, d)
-						res := tu.Compare(d, matBytes(t, got), matBytes(t, want), abs, rel)
+						res := tu.Compare(d, gocvtest.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel)
 						total, exact = total+res.N, exact+res.Exact
 						maxDiff = max(maxDiff, res.MaxAbs)
 						rare := cap > 0 && res.MaxAbs <= cap && res.Bad <= max(1, res.N/1000)

@@ -10,6 +10,7 @@ import (
 	"github.com/gpuimg/gpuimg/colorconv"
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/gpuimage/gocvmat"
+	"github.com/gpuimg/gpuimg/gpuimage/gocvmat/gocvtest"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
@@ -48,7 +49,7 @@ func TestTransformMatchesOpenCV(t *testing.T) {
 					if d == gpuimage.Depth32F {
 						abs = 2.5e-3
 					}
-					if res := tu.Compare(d, matBytes(t, got), matBytes(t, want), abs, rel); res.Bad != 0 {
+					if res := tu.Compare(d, gocvtest.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel); res.Bad != 0 {
 						t.Errorf("Transform %v -> %d channels, offset %v: %d of %d out of tolerance (max %g); %s", mt, dcn, offset, res.Bad, res.N, res.MaxAbs, res.First)
 					}
 					for _, c := range []interface{ Close() error }{im, &dst, &src, &want, &got, &tm} {

@@ -19,14 +19,6 @@ import (
 // outputs. Large kernels (the CPU reference is slow there) run on fewer sizes and
 // borders.
 
-func gpuDev(t *testing.T) *gpuimage.Device {
-	d, err := gpuimage.CUDA(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // pair makes the same random image, or a view of it, on both devices.
 func pair(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, rows, cols int, mt gpuimage.MatType, roi bool) (cpuIm, gpuIm *gpuimage.Image, closeAll func()) {
 	t.Helper()
@@ -56,7 +48,7 @@ func pair(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, rows, cols int, mt g
 }
 
 func TestCUDAMatchesCPU(t *testing.T) {
-	gpu := gpuDev(t)
+	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
 	checked := 0
 	types := tu.Types
@@ -119,7 +111,7 @@ func compareDevices(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name strin
 
 // In place (dst == src) and on a user stream.
 func TestCUDAInPlaceAndStream(t *testing.T) {
-	gpu := gpuDev(t)
+	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
 	cs, gs, done := pair(t, r, gpu, 123, 77, gpuimage.CV8UC3, true)
 	defer done()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/convolve"
 	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/gpuimage/gocvmat/gocvtest"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
@@ -156,7 +157,7 @@ func compareWithOpenCV(t *testing.T, r *rand.Rand, name string, c filterCase, mt
 	}
 	dd := got.Type().Depth()
 	abs, rel := tolerance(c, dd, inputMax(mt.Depth()))
-	d := tu.Compare(dd, tu.Bytes(t, got), matBytes(t, want), abs, rel)
+	d := tu.Compare(dd, tu.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel)
 	if d.Bad != 0 {
 		t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
 	}
@@ -193,7 +194,7 @@ func TestBorderValueMatchesPaddedOpenCV(t *testing.T) {
 			t.Fatal(err)
 		}
 		abs, rel := tolerance(filterCase{sumAbs: sumAbs2(k)}, mt.Depth(), inputMax(mt.Depth()))
-		if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), matBytes(t, want), abs, rel); d.Bad != 0 {
+		if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel); d.Bad != 0 {
 			t.Errorf("%v: %d of %d differ (max %g); %s", mt, d.Bad, d.N, d.MaxAbs, d.First)
 		}
 		for _, x := range []interface{ Close() error }{&m, &padded, &km, &full, &want} {
@@ -235,7 +236,7 @@ func TestWrapMatchesPaddedOpenCV(t *testing.T) {
 				t.Fatal(err)
 			}
 			abs, rel := tolerance(filterCase{sumAbs: sumAbs2(k)}, gpuimage.Depth32F, inputMax(mt.Depth()))
-			if d := tu.Compare(gpuimage.Depth32F, tu.Bytes(t, got), matBytes(t, want), abs, rel); d.Bad != 0 {
+			if d := tu.Compare(gpuimage.Depth32F, tu.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel); d.Bad != 0 {
 				t.Errorf("%v %dx%d: %d of %d differ (max %g); %s", mt, rows, cols, d.Bad, d.N, d.MaxAbs, d.First)
 			}
 			for _, x := range []interface{ Close() error }{&m, &padded, &km, &full, &want} {
@@ -264,18 +265,4 @@ func TestGaussianKernelMatchesOpenCV(t *testing.T) {
 		}
 		m.Close()
 	}
-}
-
-func matBytes(t *testing.T, m gocv.Mat) []byte {
-	t.Helper()
-	if !m.IsContinuous() {
-		c := m.Clone()
-		defer c.Close()
-		m = c
-	}
-	b, err := m.DataPtrUint8()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append([]byte(nil), b...)
 }

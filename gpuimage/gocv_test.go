@@ -12,24 +12,11 @@ import (
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/gpuimage/gocvmat"
+	"github.com/gpuimg/gpuimg/gpuimage/gocvmat/gocvtest"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
 // The CPU device against OpenCV (through gocv), on random inputs of odd sizes.
-
-func matBytes(t *testing.T, m gocv.Mat) []byte {
-	t.Helper()
-	if !m.IsContinuous() {
-		c := m.Clone()
-		defer c.Close()
-		m = c
-	}
-	b, err := m.DataPtrUint8()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append([]byte(nil), b...)
-}
 
 func newMat(t *testing.T, rows, cols int, mt gpuimage.MatType, data []byte) gocv.Mat {
 	t.Helper()
@@ -91,7 +78,7 @@ func TestConvertToMatchesOpenCV(t *testing.T) {
 			if dst.Type() != gpuimage.MakeType(d, mt.Channels()) {
 				t.Fatalf("ConvertTo gave %v", dst.Type())
 			}
-			tu.Check(t, fmt.Sprintf("to %v alpha %g beta %g", d, alpha, beta), d, tu.Bytes(t, &dst), matBytes(t, want))
+			tu.Check(t, fmt.Sprintf("to %v alpha %g beta %g", d, alpha, beta), d, tu.Bytes(t, &dst), gocvtest.Bytes(t, want))
 			want.Close()
 			dst.Close()
 		}
@@ -113,7 +100,7 @@ func TestSetToMatchesOpenCV(t *testing.T) {
 			t.Fatal(err)
 		}
 		m.SetTo(gocv.NewScalar(v[0], v[1], v[2], v[3]))
-		tu.Check(t, "SetTo", mt.Depth(), tu.Bytes(t, im), matBytes(t, m))
+		tu.Check(t, "SetTo", mt.Depth(), tu.Bytes(t, im), gocvtest.Bytes(t, m))
 	})
 }
 
@@ -130,7 +117,7 @@ func TestSplitMergeMatchOpenCV(t *testing.T) {
 			t.Fatalf("%d planes, OpenCV %d", len(planes), len(mplanes))
 		}
 		for i := range planes {
-			tu.Check(t, fmt.Sprintf("plane %d", i), mt.Depth(), tu.Bytes(t, planes[i]), matBytes(t, mplanes[i]))
+			tu.Check(t, fmt.Sprintf("plane %d", i), mt.Depth(), tu.Bytes(t, planes[i]), gocvtest.Bytes(t, mplanes[i]))
 		}
 		var merged gpuimage.Image
 		if err := gpuimage.Merge(planes, &merged); err != nil {
@@ -138,7 +125,7 @@ func TestSplitMergeMatchOpenCV(t *testing.T) {
 		}
 		want := gocv.NewMat()
 		gocv.Merge(mplanes, &want)
-		tu.Check(t, "Merge", mt.Depth(), tu.Bytes(t, &merged), matBytes(t, want))
+		tu.Check(t, "Merge", mt.Depth(), tu.Bytes(t, &merged), gocvtest.Bytes(t, want))
 		merged.Close()
 		want.Close()
 		for i := range planes {
@@ -168,7 +155,7 @@ func TestCopyToAndRegionsMatchOpenCV(t *testing.T) {
 		dmv := dm.Region(roi(rows, cols))
 		defer dmv.Close()
 		m.CopyTo(&dmv)
-		tu.Check(t, "CopyTo region", mt.Depth(), tu.Bytes(t, dst), matBytes(t, dm))
+		tu.Check(t, "CopyTo region", mt.Depth(), tu.Bytes(t, dst), gocvtest.Bytes(t, dm))
 	})
 }
 
@@ -183,14 +170,14 @@ func TestAlphaMatchesOpenCV(t *testing.T) {
 			}
 			want := gocv.NewMat()
 			gocv.CvtColor(m, &want, gocv.ColorBGRToBGRA)
-			tu.Check(t, "AddAlpha", d, tu.Bytes(t, &bgra), matBytes(t, want))
+			tu.Check(t, "AddAlpha", d, tu.Bytes(t, &bgra), gocvtest.Bytes(t, want))
 			var bgr gpuimage.Image
 			if err := bgra.RemoveAlpha(&bgr); err != nil {
 				t.Fatal(err)
 			}
 			back := gocv.NewMat()
 			gocv.CvtColor(want, &back, gocv.ColorBGRAToBGR)
-			tu.Check(t, "RemoveAlpha", d, tu.Bytes(t, &bgr), matBytes(t, back))
+			tu.Check(t, "RemoveAlpha", d, tu.Bytes(t, &bgr), gocvtest.Bytes(t, back))
 			for _, c := range []interface{ Close() error }{&bgra, &bgr, &want, &back} {
 				c.Close()
 			}
@@ -213,7 +200,7 @@ func TestGocvMatRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tu.Check(t, fmt.Sprintf("gocvmat %v", mt), mt.Depth(), matBytes(t, back), matBytes(t, roiM))
+		tu.Check(t, fmt.Sprintf("gocvmat %v", mt), mt.Depth(), gocvtest.Bytes(t, back), gocvtest.Bytes(t, roiM))
 		if back.Type() != gocv.MatType(mt) {
 			t.Errorf("type %v, want %v", back.Type(), mt)
 		}

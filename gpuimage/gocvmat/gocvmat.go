@@ -15,16 +15,26 @@ func Upload(dev *gpuimage.Device, m gocv.Mat) (*gpuimage.Image, error) {
 	if m.Empty() {
 		return nil, fmt.Errorf("gocvmat.Upload: %w", gpuimage.ErrEmpty)
 	}
-	src := m
-	if !m.IsContinuous() {
-		src = m.Clone()
-		defer src.Close()
-	}
-	data, err := src.DataPtrUint8()
+	data, err := Bytes(m)
 	if err != nil {
 		return nil, fmt.Errorf("gocvmat.Upload: %w", err)
 	}
 	return gpuimage.NewFromBytes(dev, m.Rows(), m.Cols(), gpuimage.MatType(m.Type()), data)
+}
+
+// Bytes returns a copy of the Mat's pixels, row after row with no padding (a view,
+// which is not continuous, is copied row by row).
+func Bytes(m gocv.Mat) ([]byte, error) {
+	if !m.IsContinuous() {
+		c := m.Clone()
+		defer c.Close()
+		m = c
+	}
+	b, err := m.DataPtrUint8()
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), b...), nil
 }
 
 // Download copies an image into a new gocv Mat of the same size and type.

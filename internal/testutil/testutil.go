@@ -50,6 +50,16 @@ func RandomBytes(r *rand.Rand, d gpuimage.Depth, n int) []byte {
 	return b
 }
 
+// CUDA returns CUDA device 0, failing the test when it cannot be opened.
+func CUDA(t testing.TB) *gpuimage.Device {
+	t.Helper()
+	d, err := gpuimage.CUDA(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // Random returns a rows x cols image of type t on dev with random pixels, and the bytes.
 func Random(t testing.TB, r *rand.Rand, dev *gpuimage.Device, rows, cols int, mt gpuimage.MatType) (*gpuimage.Image, []byte) {
 	t.Helper()
