@@ -52,6 +52,17 @@ func (b BorderType) String() string {
 	return s
 }
 
+// MaxKernelSize is the largest kernel extent (taps across or down) the calls take.
+const MaxKernelSize = 4096
+
+// checkExtent rejects kernel sizes that would only allocate without end.
+func checkExtent(w, h int) error {
+	if w > MaxKernelSize || h > MaxKernelSize {
+		return fmt.Errorf("%w: a %dx%d kernel is larger than MaxKernelSize (%d)", ErrBadKernel, w, h, MaxKernelSize)
+	}
+	return nil
+}
+
 // SameDepth as ddepth makes the output the depth of the input (OpenCV's -1).
 const SameDepth gpuimage.Depth = -1
 
@@ -116,6 +127,9 @@ func GaussianBlur(src, dst *gpuimage.Image, ksize image.Point, sigmaX, sigmaY fl
 	if err := s.Check(); err != nil {
 		return p.fail(err)
 	}
+	if math.IsNaN(sigmaX) || math.IsInf(sigmaX, 0) || math.IsNaN(sigmaY) || math.IsInf(sigmaY, 0) {
+		return p.fail(fmt.Errorf("%w: sigmas %v, %v must be finite", ErrBadKernel, sigmaX, sigmaY))
+	}
 	if sigmaY <= 0 {
 		sigmaY = sigmaX
 	}
@@ -123,11 +137,20 @@ func GaussianBlur(src, dst *gpuimage.Image, ksize image.Point, sigmaX, sigmaY fl
 	if s.Depth == core.Depth8U {
 		mult = 3
 	}
+	fromSigma := func(sigma float64) int {
+		if n := math.RoundToEven(sigma*mult*2 + 1); n <= MaxKernelSize {
+			return int(n) | 1
+		}
+		return MaxKernelSize + 1 // rejected by checkExtent with the size it would take
+	}
 	if ksize.X <= 0 && sigmaX > 0 {
-		ksize.X = int(math.RoundToEven(sigmaX*mult*2+1)) | 1
+		ksize.X = fromSigma(sigmaX)
 	}
 	if ksize.Y <= 0 && sigmaY > 0 {
-		ksize.Y = int(math.RoundToEven(sigmaY*mult*2+1)) | 1
+		ksize.Y = fromSigma(sigmaY)
+	}
+	if err := checkExtent(ksize.X, ksize.Y); err != nil {
+		return p.fail(err)
 	}
 	if ksize.X <= 0 || ksize.Y <= 0 || ksize.X%2 == 0 || ksize.Y%2 == 0 {
 		return p.fail(fmt.Errorf("%w: ksize %dx%d must be odd and positive (or zero with a sigma > 0)", ErrBadKernel, ksize.X, ksize.Y))
@@ -159,6 +182,9 @@ func BoxFilter(src, dst *gpuimage.Image, ddepth gpuimage.Depth, ksize, anchor im
 	p := &plan{op: "BoxFilter"}
 	if ksize.X <= 0 || ksize.Y <= 0 {
 		return p.fail(fmt.Errorf("%w: ksize %dx%d must be positive", ErrBadKernel, ksize.X, ksize.Y))
+	}
+	if err := checkExtent(ksize.X, ksize.Y); err != nil {
+		return p.fail(err)
 	}
 	kx, ky := make([]float64, ksize.X), make([]float64, ksize.Y)
 	scale := 1.0
@@ -292,6 +318,9 @@ func (p *plan) setSep(kx, ky []float64, anchor image.Point) error {
 	if err := checkTaps(ky, "kernelY"); err != nil {
 		return err
 	}
+	if err := checkExtent(len(kx), len(ky)); err != nil {
+		return err
+	}
 	p.sep, p.kx, p.ky, p.kw, p.kh = true, kx, ky, len(kx), len(ky)
 	var err error
 	p.ax, p.ay, err = anchorOf(anchor, p.kw, p.kh)
@@ -311,6 +340,9 @@ func (p *plan) setKernel2D(k [][]float64, anchor image.Point) error {
 		}
 	}
 	p.kw, p.kh = len(k[0]), len(k)
+	if err := checkExtent(p.kw, p.kh); err != nil {
+		return err
+	}
 	var err error
 	if p.ax, p.ay, err = anchorOf(anchor, p.kw, p.kh); err != nil {
 		return err
