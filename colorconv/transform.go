@@ -24,7 +24,10 @@ func Transform(src, dst *gpuimage.Image, m [][]float64, opts ...gpuimage.Option)
 		return fmt.Errorf("colorconv.Transform: dst must not be src")
 	}
 	dcn := len(m)
-	if !core.ValidChannels(dcn) {
+	if s.Chans == 2 {
+		return fmt.Errorf("colorconv.Transform: %w: 2-channel input (want 1, 3 or 4 channels)", gpuimage.ErrBadType)
+	}
+	if dcn != 1 && dcn != 3 && dcn != 4 {
 		return fmt.Errorf("colorconv.Transform: %w: matrix has %d rows (want 1, 3 or 4 output channels)", gpuimage.ErrBadType, dcn)
 	}
 	var mat [4 * 5]float32 // row c: 4 coefficients then the offset

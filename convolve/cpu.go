@@ -8,69 +8,17 @@ import (
 	"github.com/gpuimg/gpuimg/internal/cpu"
 )
 
-// borderMap maps coordinate p of a line of n pixels to the pixel that stands in for
-// it under border rule b (OpenCV's borderInterpolate); -1 means the constant value.
-// The CUDA kernels use the same function (kernels/filter.cu).
-func borderMap(p, n int, b BorderType) int {
-	if p >= 0 && p < n {
-		return p
-	}
-	switch b {
-	case BorderReplicate:
-		if p < 0 {
-			return 0
-		}
-		return n - 1
-	case BorderReflect, BorderReflect101:
-		if n == 1 {
-			return 0
-		}
-		delta := 0
-		if b == BorderReflect101 {
-			delta = 1
-		}
-		for p < 0 || p >= n {
-			if p < 0 {
-				p = -p - 1 + delta
-			} else {
-				p = n - 1 - (p - n) - delta
-			}
-		}
-		return p
-	case BorderWrap:
-		if p < 0 {
-			p -= ((p - n + 1) / n) * n
-		}
-		if p >= n {
-			p %= n
-		}
-		return p
-	}
-	return -1
-}
-
-// geometry is the image that borders apply to, as OpenCV's locateROI finds it: the
-// whole image a view belongs to and the view's offset in it, or the view itself
-// when isolated.
-func geometry(s *core.State, isolated bool) (wrows, wcols, ox, oy int) {
-	if isolated {
-		return s.Rows, s.Cols, 0, 0
-	}
-	ox, oy = s.Ofs()
-	return max(s.WholeRows, oy+s.Rows), max(s.WholeCols, ox+s.Cols), ox, oy
-}
-
 // cpuFilter is the reference implementation: the source with its apron is copied to
 // a float32 buffer through the border rule, then filtered in float32 (a row pass and
 // a column pass for separable kernels) and saturated to the output depth.
 func cpuFilter(d, s *core.State, p *plan) {
 	cn, esz := s.Chans, s.Depth.Size()
 	pw, ph := s.Cols+p.kw-1, s.Rows+p.kh-1
-	wr, wc, ox, oy := geometry(s, p.isolated)
+	wr, wc, ox, oy := s.BorderGeometry(p.isolated)
 	const constant = math.MinInt // in xs: the column is the border value
 	xs := make([]int, pw)        // byte offset of each padded column from the view's column 0
 	for j := range xs {
-		m := borderMap(ox+j-p.ax, wc, p.border)
+		m := cpu.BorderMap(ox+j-p.ax, wc, int(p.border))
 		xs[j] = constant
 		if m >= 0 {
 			xs[j] = (m - ox) * cn * esz
@@ -81,7 +29,7 @@ func cpuFilter(d, s *core.State, p *plan) {
 	cpu.ParallelRows(ph, pw*cn*4, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			row := pad[r*pw*cn : (r+1)*pw*cn]
-			m := borderMap(oy+r-p.ay, wr, p.border)
+			m := cpu.BorderMap(oy+r-p.ay, wr, int(p.border))
 			for j, xo := range xs {
 				for c := 0; c < cn; c++ {
 					if m < 0 || xo == constant {

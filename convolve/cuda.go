@@ -36,7 +36,7 @@ func bucket(sizes []int, n int) int {
 
 // geoArgs are the fields of the kernels' Geo struct, in order.
 func geoArgs(d, s *core.State, p *plan) []any {
-	wr, wc, ox, oy := geometry(s, p.isolated)
+	wr, wc, ox, oy := s.BorderGeometry(p.isolated)
 	return []any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, int(s.Depth), int(d.Depth), s.Chans,
 		wr, wc, ox, oy, int(p.border), p.value[0], p.value[1], p.value[2], p.value[3],
 		p.kw, p.kh, p.ax, p.ay, float32(p.delta), b2i(p.halfUp), 0}
@@ -69,7 +69,7 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 		k := bucket(sepSizes, max(p.kw, p.kh))
 		cp, th := s.Chans, sepTileH/2
 		smem := func(cp, th int) int { return cp * (th + k - 1) * (tileW + k - 1 + tileW) * 4 }
-		if cp == 1 || smem(cp, th) > smemLimit {
+		if cp <= 2 || smem(cp, th) > smemLimit { // no 2-channel variant: one channel per block
 			cp, th = 1, sepTileH
 		}
 		name := fmt.Sprintf("gi_sep_k%d_c%d", k, cp)

@@ -46,7 +46,7 @@ func TestBadInput(t *testing.T) {
 				msg  string
 			}{
 				{"New bad depth", second(gpuimage.New(dev, 2, 2, gpuimage.MatType(1))), gpuimage.ErrBadType, "depth"},
-				{"New bad channels", second(gpuimage.New(dev, 2, 2, gpuimage.MakeType(gpuimage.Depth8U, 2))), gpuimage.ErrBadType, "2 channels"},
+				{"New bad channels", second(gpuimage.New(dev, 2, 2, gpuimage.MakeType(gpuimage.Depth8U, 5))), gpuimage.ErrBadType, "5 channels"},
 				{"New empty", second(gpuimage.New(dev, 0, 3, gpuimage.CV8UC1)), gpuimage.ErrEmpty, "0x3"},
 				{"New negative", second(gpuimage.New(dev, -1, 3, gpuimage.CV8UC1)), gpuimage.ErrEmpty, ""},
 				{"New huge", second(gpuimage.New(dev, 1<<31, 3, gpuimage.CV8UC1)), nil, "invalid image size"},
@@ -68,7 +68,7 @@ func TestBadInput(t *testing.T) {
 				{"Region empty", second(im.Region(image.Rect(1, 1, 1, 3))), nil, "empty"},
 				{"Merge sizes", gpuimage.Merge([]*gpuimage.Image{other, mustNew(t, dev, 4, 5, gpuimage.CV8UC1), other}, &zero), gpuimage.ErrSizeMismatch, "plane 1"},
 				{"Merge channels", gpuimage.Merge([]*gpuimage.Image{im, im, im}, &zero), gpuimage.ErrBadType, "3 channels"},
-				{"Merge count", gpuimage.Merge([]*gpuimage.Image{other, other}, &zero), gpuimage.ErrBadType, "2 planes"},
+				{"Merge count", gpuimage.Merge([]*gpuimage.Image{other, other, other, other, other}, &zero), gpuimage.ErrBadType, "5 planes"},
 				{"Merge none", gpuimage.Merge(nil, &zero), gpuimage.ErrBadType, "0 planes"},
 				{"ToImage float", second(mustNew(t, dev, 2, 2, gpuimage.CV32FC1).ToImage()), gpuimage.ErrBadType, "convert to 8U"},
 				{"FromImage nil", second(gpuimage.FromImage(dev, nil)), nil, "nil image"},

@@ -157,10 +157,10 @@ func Split(im *Image, opts ...Option) ([]*Image, error) {
 }
 
 // Merge interleaves one-channel images of one size, depth and device into dst, which
-// gets len(srcs) channels (1, 3 or 4), as gocv.Merge.
+// gets len(srcs) channels (1 to 4), as gocv.Merge.
 func Merge(srcs []*Image, dst *Image, opts ...Option) error {
 	if len(srcs) == 0 || !core.ValidChannels(len(srcs)) {
-		return opError("Merge", fmt.Errorf("%w: %d planes (want 1, 3 or 4)", ErrBadType, len(srcs)))
+		return opError("Merge", fmt.Errorf("%w: %d planes (want 1 to 4)", ErrBadType, len(srcs)))
 	}
 	states := make([]*core.State, len(srcs))
 	views := make([]cpu.View, len(srcs))

@@ -29,15 +29,19 @@ type MatType int
 // The image types gpuimg supports, named as gocv names them.
 const (
 	CV8UC1  MatType = 0
+	CV8UC2  MatType = 8
 	CV8UC3  MatType = 16
 	CV8UC4  MatType = 24
 	CV16UC1 MatType = 2
+	CV16UC2 MatType = 10
 	CV16UC3 MatType = 18
 	CV16UC4 MatType = 26
 	CV16SC1 MatType = 3
+	CV16SC2 MatType = 11
 	CV16SC3 MatType = 19
 	CV16SC4 MatType = 27
 	CV32FC1 MatType = 5
+	CV32FC2 MatType = 13 // complex numbers (re, im), as DFT spectra
 	CV32FC3 MatType = 21
 	CV32FC4 MatType = 29
 )
@@ -77,3 +81,31 @@ var (
 // OutOfMemoryError reports an allocation a device could not satisfy, with the bytes
 // asked for.
 type OutOfMemoryError = core.OutOfMemoryError
+
+// BorderType says how pixels outside an image are made up when an operation reads
+// past its edges, numbered as OpenCV's cv::BorderTypes (and gocv's BorderType).
+type BorderType int
+
+// Border types. BorderIsolated may be or-ed with any of the others.
+const (
+	BorderConstant   BorderType = 0 // iiiiii|abcdefgh|iiiiiii, i from the BorderValue option (default 0)
+	BorderReplicate  BorderType = 1 // aaaaaa|abcdefgh|hhhhhhh
+	BorderReflect    BorderType = 2 // fedcba|abcdefgh|hgfedcb
+	BorderWrap       BorderType = 3 // cdefgh|abcdefgh|abcdefg
+	BorderReflect101 BorderType = 4 // gfedcb|abcdefgh|gfedcba
+	BorderDefault    BorderType = BorderReflect101
+	BorderIsolated   BorderType = 16 // do not look outside a view into its parent image
+)
+
+func (b BorderType) String() string {
+	names := []string{"BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101"}
+	base := b &^ BorderIsolated
+	s := fmt.Sprintf("BorderType(%d)", int(base))
+	if base >= 0 && int(base) < len(names) {
+		s = names[base]
+	}
+	if b&BorderIsolated != 0 {
+		s += "|BORDER_ISOLATED"
+	}
+	return s
+}

@@ -67,7 +67,7 @@ func CheckType(d Depth, cn int) error {
 		return fmt.Errorf("%w: depth %v (want 8U, 16U, 16S or 32F)", ErrBadType, d)
 	}
 	if !ValidChannels(cn) {
-		return fmt.Errorf("%w: %d channels (want 1, 3 or 4)", ErrBadType, cn)
+		return fmt.Errorf("%w: %d channels (want 1 to 4)", ErrBadType, cn)
 	}
 	return nil
 }
@@ -178,4 +178,10 @@ func Run(dev Backend, opts any, imgs []*State, fn func(s Stream) error) error {
 		return err
 	}
 	return s.Sync()
+}
+
+// StreamOf returns the stream named in opts (a []gpuimage.Option), or nil.
+func StreamOf(opts any) Stream {
+	s, _ := streamOf(opts)
+	return s
 }

@@ -46,8 +46,9 @@ func (d Depth) String() string {
 	return fmt.Sprintf("Depth(%d)", int(d))
 }
 
-// ValidChannels reports whether an image may have cn channels.
-func ValidChannels(cn int) bool { return cn == 1 || cn == 3 || cn == 4 }
+// ValidChannels reports whether an image may have cn channels: 1 to 4 (two channels
+// hold complex numbers, as OpenCV's CV_32FC2 spectra).
+func ValidChannels(cn int) bool { return cn >= 1 && cn <= 4 }
 
 // Layout describes the pixels of a 2-D image or view in a buffer: the first pixel is
 // Off bytes into the buffer, and row y starts Pitch bytes after row y-1.
@@ -83,3 +84,40 @@ func (l Layout) Empty() bool { return l.Rows == 0 || l.Cols == 0 }
 
 // Packed reports whether the rows follow each other with no padding.
 func (l Layout) Packed() bool { return l.Rows <= 1 || l.Pitch == l.RowBytes() }
+
+// FilterDepth applies OpenCV's output-depth rules for linear filters (no 64F): dd < 0
+// means sd; 8U gives 8U, 16U, 16S or 32F; 16U and 16S give themselves or 32F; 32F
+// gives 32F.
+func FilterDepth(sd Depth, dd int) (Depth, bool) {
+	if dd < 0 {
+		return sd, true
+	}
+	d := Depth(dd)
+	ok := d == sd || d == Depth32F
+	if sd == Depth8U {
+		ok = ok || d == Depth16U || d == Depth16S
+	}
+	return d, ok && d.Valid()
+}
+
+// FilterDepths lists the output depths FilterDepth allows for sd.
+func FilterDepths(sd Depth) string {
+	switch sd {
+	case Depth8U:
+		return "8U, 16U, 16S, 32F"
+	case Depth32F:
+		return "32F"
+	}
+	return sd.String() + ", 32F"
+}
+
+// BorderGeometry is the image that border rules apply to, as OpenCV's locateROI
+// finds it: the whole image a view belongs to and the view's offset in it, or the
+// view itself when isolated.
+func (l Layout) BorderGeometry(isolated bool) (wrows, wcols, ox, oy int) {
+	if isolated {
+		return l.Rows, l.Cols, 0, 0
+	}
+	ox, oy = l.Ofs()
+	return max(l.WholeRows, oy+l.Rows), max(l.WholeCols, ox+l.Cols), ox, oy
+}

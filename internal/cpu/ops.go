@@ -241,3 +241,51 @@ func ScalarValue(d core.Depth, v float64) float32 {
 
 // HostView is the host view of an image state on the CPU device.
 func HostView(s *core.State) View { return View{Buf: s.Buf.Host, Layout: s.Layout} }
+
+// BorderMap maps coordinate p of a line of n pixels to the pixel that stands in for
+// it under border rule b (OpenCV's borderInterpolate, b numbered as cv::BorderTypes
+// without BORDER_ISOLATED); -1 means the constant value. The CUDA kernels use the same
+// function (bmap in kernels/border.cuh).
+func BorderMap(p, n, b int) int {
+	const (
+		replicate  = 1
+		reflect    = 2
+		wrap       = 3
+		reflect101 = 4
+	)
+	if p >= 0 && p < n {
+		return p
+	}
+	switch b {
+	case replicate:
+		if p < 0 {
+			return 0
+		}
+		return n - 1
+	case reflect, reflect101:
+		if n == 1 {
+			return 0
+		}
+		delta := 0
+		if b == reflect101 {
+			delta = 1
+		}
+		for p < 0 || p >= n {
+			if p < 0 {
+				p = -p - 1 + delta
+			} else {
+				p = n - 1 - (p - n) - delta
+			}
+		}
+		return p
+	case wrap:
+		if p < 0 {
+			p -= ((p - n + 1) / n) * n
+		}
+		if p >= n {
+			p %= n
+		}
+		return p
+	}
+	return -1
+}
