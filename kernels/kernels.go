@@ -4,16 +4,15 @@
 //
 // Run `go generate ./kernels` after editing a source; a test fails while the
 // committed fatbin was built from other sources than the ones here.
+//
+// Built with the externalfatbin tag, binaries do not embed the fatbin but read it
+// at start-up from the file $GPUIMG_FATBIN names (the GPU bundle's test binaries
+// share one copy that way).
 package kernels
 
 import _ "embed"
 
 //go:generate bash build.sh
-
-// Fatbin is the compiled module, ready for cuModuleLoadData.
-//
-//go:embed gpuimg.fatbin
-var Fatbin []byte
 
 // SourcesSHA256 is the hash of the sources Fatbin was built from, as build.sh
 // computes it (sha256sum of each *.cu and *.cuh file in name order, hashed again).

@@ -2,11 +2,13 @@
 # Builds everything the GPU host runs into .gpu/ (git-ignored): every package's test
 # binary and the CLI and bench, all with -tags cuda,noopencv (no OpenCV there),
 # stripped, plus run.sh, which runs them all and ends with a pass/fail summary.
+# They are built with externalfatbin: run.sh points GPUIMG_FATBIN at the tree's
+# kernels/gpuimg.fatbin instead of each binary carrying its own copy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH
 rm -rf .gpu && mkdir -p .gpu/tests
-tags=cuda,noopencv
+tags=cuda,noopencv,externalfatbin
 for pkg in $(go list -tags $tags ./...); do
   rel=${pkg#github.com/gpuimg/gpuimg}; rel=${rel#/}; [ -n "$rel" ] || rel=.
   if [ -n "$(go list -tags $tags -f '{{join .TestGoFiles ""}}{{join .XTestGoFiles ""}}' "$pkg")" ]; then

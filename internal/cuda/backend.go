@@ -312,6 +312,10 @@ func (b *Backend) DefaultStream() core.Stream { return b.sync }
 
 func (b *Backend) function(name string) (cu.Function, error) {
 	b.modOnce.Do(func() {
+		if kernels.FatbinErr != nil {
+			b.modErr = fmt.Errorf("%s: %w", b.name, kernels.FatbinErr)
+			return
+		}
 		b.modErr = b.do(func() error {
 			var err error
 			b.mod, err = cu.LoadData(string(kernels.Fatbin))
@@ -393,7 +397,7 @@ func functionHandle(f cu.Function) C.CUfunction { return *(*C.CUfunction)(unsafe
 
 // packParams lays the kernel arguments out as the kernel's parameter list: pointers
 // (uintptr) and float64 take 8 aligned bytes; int (checked to fit), uint32 and
-// float32 take 4; a []float32 is a struct of that many floats (4-byte aligned).
+// float32 take 4; a []float32 ([]float64) is a struct of that many floats (doubles).
 func packParams(args []any) ([]byte, error) {
 	buf := make([]byte, 0, 64)
 	put := func(align int, b []byte) {
@@ -423,6 +427,12 @@ func packParams(args []any) ([]byte, error) {
 				binary.LittleEndian.PutUint32(b[4*k:], math.Float32bits(f))
 			}
 			put(4, b)
+		case []float64:
+			b := make([]byte, 8*len(v))
+			for k, f := range v {
+				binary.LittleEndian.PutUint64(b[8*k:], math.Float64bits(f))
+			}
+			put(8, b)
 		default:
 			return nil, fmt.Errorf("argument %d has unsupported type %T", i, a)
 		}
@@ -439,6 +449,9 @@ type stream struct {
 	b      *Backend
 	s      cu.Stream
 	closed bool
+
+	mu      sync.Mutex
+	onClose []func()
 }
 
 func (s *stream) Sync() error {
@@ -459,6 +472,13 @@ func (s *stream) Close() error {
 	return s.b.do(func() error {
 		if err := s.s.Synchronize(); err != nil {
 			return err
+		}
+		s.mu.Lock()
+		hooks := s.onClose
+		s.onClose = nil
+		s.mu.Unlock()
+		for _, fn := range hooks {
+			fn()
 		}
 		return s.s.Destroy()
 	})
@@ -515,4 +535,26 @@ func (e *event) Close() error {
 	}
 	e.closed = true
 	return e.b.do(func() error { return cu.DestroyEvent(&e.ev) })
+}
+
+// Do runs fn on a locked OS thread with the device's context current, for libraries
+// that work in the current context, such as cuFFT.
+func (b *Backend) Do(fn func() error) error { return b.do(fn) }
+
+// StreamHandle returns the CUstream behind s (the device's own stream for nil).
+func (b *Backend) StreamHandle(s core.Stream) (uintptr, error) {
+	cs, err := b.cuStream(s)
+	if err != nil {
+		return 0, err
+	}
+	return uintptr(unsafe.Pointer(streamHandle(cs))), nil
+}
+
+// OnClose registers fn to run when s is closed, after its work has finished and
+// before it is destroyed (never, for the device's own stream). Caches of objects tied
+// to a stream, such as cuFFT plans, use it to free them.
+func (s *stream) OnClose(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onClose = append(s.onClose, fn)
 }
