@@ -12,4 +12,5 @@ require (
 	github.com/google/uuid v1.1.1 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	golang.org/x/image v0.47.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
 )

@@ -21,6 +21,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/colorconv"
 	"github.com/gpuimg/gpuimg/convolve"
+	"github.com/gpuimg/gpuimg/fftfilter"
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
@@ -256,4 +257,42 @@ func randomImage(dev *gpuimage.Device, w, h int, mt gpuimage.MatType) (*gpuimage
 		}
 	}
 	return gpuimage.NewFromBytes(dev, h, w, mt, data)
+}
+
+// FFT cases: the forward DFT (with cuFFT's own R2C time beside it on CUDA), the
+// Gaussian low-pass filter call, and direct against frequency-domain convolution
+// for growing kernels (the crossover convolve's large-kernel route uses).
+func init() {
+	cases = append(cases,
+		benchCase{"dft forward CCS", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.DFT(src, dst, fftfilter.DFTForward, on)
+		})},
+		benchCase{"dft forward complex", unary(gpuimage.CV32FC1, 12, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.DFT(src, dst, fftfilter.DFTComplexOutput, on)
+		})},
+		benchCase{"cufft R2C alone", cufftAlone},
+	)
+	for _, mt := range []gpuimage.MatType{gpuimage.CV32FC1, gpuimage.CV8UC1, gpuimage.CV8UC3} {
+		cases = append(cases, benchCase{"lowpass gaussian", unary(mt, 2*mt.Channels()*mt.Depth().Size(), func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.LowPass(src, dst, fftfilter.Gaussian, 100, 0, on)
+		})})
+	}
+	for _, n := range []int{15, 21, 25, 31, 41, 63} {
+		r := rand.New(rand.NewSource(int64(n)))
+		k := make([][]float64, n)
+		for i := range k {
+			k[i] = make([]float64, n)
+			for j := range k[i] {
+				k[i][j] = r.Float64() / float64(n*n)
+			}
+		}
+		b, c := convolve.BorderReplicate, image.Pt(-1, -1)
+		cases = append(cases,
+			benchCase{fmt.Sprintf("conv direct %dx%d", n, n), unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return convolve.Filter2D(src, dst, convolve.SameDepth, k, c, 0, b, on)
+			})},
+			benchCase{fmt.Sprintf("conv fft %dx%d", n, n), unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return fftfilter.Convolve(src, dst, -1, k, c, 0, b, on)
+			})})
+	}
 }

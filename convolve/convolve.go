@@ -7,7 +7,9 @@
 // image through the border rule), and each thread computes several outputs from
 // registers. Separable kernels (and 2-D kernels of rank one) run as a row pass and
 // a column pass inside the same tile; other 2-D kernels up to 31x31 are unrolled
-// with the taps as kernel parameters; larger ones take a direct kernel.
+// with the taps as kernel parameters. Larger kernels, from fftMinArea taps, go
+// through the frequency domain (fftfilter.Convolve), which is faster there; the
+// GPUIMG_CONV_FFT_MIN_AREA environment variable moves that crossover.
 //
 // On views (Region), pixels outside the view but inside the image it belongs to are
 // read as they are, as OpenCV does, unless the border type includes BorderIsolated.
@@ -18,39 +20,29 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
+	"strconv"
 
+	"github.com/gpuimg/gpuimg/fftfilter"
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/cpu"
 )
 
-// BorderType says how pixels outside the image are made up, numbered as OpenCV's
-// cv::BorderTypes (and gocv's BorderType).
-type BorderType int
+// BorderType says how pixels outside the image are made up (gpuimage.BorderType,
+// numbered as OpenCV's cv::BorderTypes).
+type BorderType = gpuimage.BorderType
 
-// Border types. BorderIsolated may be or-ed with any of the others.
+// Border types, as gpuimage's. BorderIsolated may be or-ed with any of the others.
 const (
-	BorderConstant   BorderType = 0 // iiiiii|abcdefgh|iiiiiii, i from gpuimage.BorderValue (default 0)
-	BorderReplicate  BorderType = 1 // aaaaaa|abcdefgh|hhhhhhh
-	BorderReflect    BorderType = 2 // fedcba|abcdefgh|hgfedcb
-	BorderWrap       BorderType = 3 // cdefgh|abcdefgh|abcdefg
-	BorderReflect101 BorderType = 4 // gfedcb|abcdefgh|gfedcba
-	BorderDefault    BorderType = BorderReflect101
-	BorderIsolated   BorderType = 16 // do not look outside a view into its parent image
+	BorderConstant   = gpuimage.BorderConstant   // iiiiii|abcdefgh|iiiiiii, i from gpuimage.BorderValue (default 0)
+	BorderReplicate  = gpuimage.BorderReplicate  // aaaaaa|abcdefgh|hhhhhhh
+	BorderReflect    = gpuimage.BorderReflect    // fedcba|abcdefgh|hgfedcb
+	BorderWrap       = gpuimage.BorderWrap       // cdefgh|abcdefgh|abcdefg
+	BorderReflect101 = gpuimage.BorderReflect101 // gfedcb|abcdefgh|gfedcba
+	BorderDefault    = gpuimage.BorderDefault
+	BorderIsolated   = gpuimage.BorderIsolated // do not look outside a view into its parent image
 )
-
-func (b BorderType) String() string {
-	names := []string{"BORDER_CONSTANT", "BORDER_REPLICATE", "BORDER_REFLECT", "BORDER_WRAP", "BORDER_REFLECT_101"}
-	base := b &^ BorderIsolated
-	s := fmt.Sprintf("BorderType(%d)", int(base))
-	if base >= 0 && int(base) < len(names) {
-		s = names[base]
-	}
-	if b&BorderIsolated != 0 {
-		s += "|BORDER_ISOLATED"
-	}
-	return s
-}
 
 // MaxKernelSize is the largest kernel extent (taps across or down) the calls take.
 const MaxKernelSize = 4096
@@ -357,28 +349,36 @@ func (p *plan) setKernel2D(k [][]float64, anchor image.Point) error {
 
 // outDepth applies OpenCV's ddepth rules for linear filters (no 64F here).
 func outDepth(sd core.Depth, dd gpuimage.Depth) (core.Depth, error) {
-	if dd < 0 {
-		return sd, nil
-	}
-	d := core.Depth(dd)
-	ok := d == sd || d == core.Depth32F
-	if sd == core.Depth8U {
-		ok = ok || d == core.Depth16U || d == core.Depth16S
-	}
-	if !ok || !d.Valid() {
-		return 0, fmt.Errorf("%w: ddepth %v for %v input (allowed: %s)", ErrBadDepth, d, sd, allowedDepths(sd))
+	d, ok := core.FilterDepth(sd, int(dd))
+	if !ok {
+		return 0, fmt.Errorf("%w: ddepth %v for %v input (allowed: %s)", ErrBadDepth, core.Depth(dd), sd, core.FilterDepths(sd))
 	}
 	return d, nil
 }
 
-func allowedDepths(sd core.Depth) string {
-	switch sd {
-	case core.Depth8U:
-		return "8U, 16U, 16S, 32F"
-	case core.Depth32F:
-		return "32F"
+// fftMinArea is the smallest 2-D kernel (in taps) that the CUDA device filters
+// through the frequency domain (fftfilter.Convolve) rather than directly: the
+// crossover measured at 3840x2160 on an H100 (bench cases "conv direct/fft").
+var fftMinArea = envInt("GPUIMG_CONV_FFT_MIN_AREA", 33*33)
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
 	}
-	return sd.String() + ", 32F"
+	return def
+}
+
+// fftRoute reports whether the plan runs faster through the frequency domain: on
+// the CUDA device, for 2-D kernels from fftMinArea taps and separable ones too long
+// for the tiled kernel.
+func (p *plan) fftRoute(s *core.State) bool {
+	if s.Dev.IsCPU() {
+		return false
+	}
+	if p.sep {
+		return max(p.kw, p.kh) > sepMax
+	}
+	return p.kw*p.kh >= fftMinArea
 }
 
 // run checks the images and the border, allocates dst and filters.
@@ -415,6 +415,16 @@ func (p *plan) run(src, dst *gpuimage.Image, ddepth gpuimage.Depth, border Borde
 			return err
 		}
 		if err := tmp.CopyTo(dst, opts...); err != nil {
+			return p.fail(err)
+		}
+		return nil
+	}
+	if p.fftRoute(s) {
+		k := p.k
+		if p.sep {
+			k = outer(p.kx, p.ky)
+		}
+		if err := fftfilter.Convolve(src, dst, gpuimage.Depth(p.ddepth), k, image.Pt(p.ax, p.ay), p.delta, border, opts...); err != nil {
 			return p.fail(err)
 		}
 		return nil

@@ -5,6 +5,7 @@
 # Logs and the benchmark CSV go to $OUT (or .gpu/out). Ends with a summary.
 set -u
 root=$(pwd)
+export GPUIMG_FATBIN=$root/kernels/gpuimg.fatbin # the binaries are built with externalfatbin
 [ -f .gpu/bin.tgz ] && tar xzf .gpu/bin.tgz -C .gpu
 out=${OUT:-$root/.gpu/out}
 mkdir -p "$out"
@@ -36,6 +37,9 @@ if [ -x "$san" ]; then
   v=.gpu/tests/convolve.test
   step sanitizer-convolve bash -c "cd convolve && GPUIMG_QUICK=1 timeout 200 $san --tool memcheck --error-exitcode 9 '$root/$v' -test.run 'CUDA' -test.count=1 >/dev/null 2>'$out/sanitizer-convolve.err'; r=\$?; tail -5 '$out/sanitizer-convolve.err'; exit \$r"
   step sanitizer-racecheck-convolve bash -c "cd convolve && $san --tool racecheck --error-exitcode 9 '$root/$v' -test.run 'CUDAInPlaceAndStream' -test.count=1"
+  f=.gpu/tests/fftfilter.test
+  step sanitizer-fftfilter bash -c "cd fftfilter && timeout 300 $san --tool memcheck --leak-check full --error-exitcode 9 '$root/$f' -test.run 'CUDA(MulSpectrums|Streams)|BadInput' -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter.err'; exit \$r"
+  step sanitizer-fftfilter-filters bash -c "cd fftfilter && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$f' -test.run 'CUDA(DFT|Filters|Convolve)' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter2.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter2.err'; exit \$r"
   step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
 fi
 
@@ -44,12 +48,16 @@ step cli-info $cli info
 step cli-convert bash -c "$cli convert testdata/images/chelsea.png -o '$out/chelsea32.tiff' -depth 8U -alpha 0.5 -device cuda && $cli convert testdata/images/chelsea.png -o '$out/chelsea-cpu.tiff' -depth 8U -alpha 0.5 -device cpu && cmp '$out/chelsea32.tiff' '$out/chelsea-cpu.tiff'"
 step cli-bad-input bash -c "$cli convert nope.png -o '$out/x.png'; test \$? = 1 && $cli bogus; test \$? = 2"
 
-step bench .gpu/bench -sizes 1920x1080,3840x2160 -reps 50 -o "$out/bench.csv"
+# Large 2-D kernels run directly here (no frequency-domain route), so the
+# "conv direct" and "conv fft" rows show the crossover.
+step bench env GPUIMG_CONV_FFT_MIN_AREA=1000000 .gpu/bench -sizes 1920x1080,3840x2160 -reps 50 -o "$out/bench.csv"
 cat "$out/bench.log"
 # Peers in the same run: NVIDIA NPP (built here with the host's nvcc) and OpenCV (cv2).
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 step npp bash -c "'$nvcc' -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc && /tmp/npp_bench 3840 2160 50 >'$out/npp.csv'"
 step opencv python3 bench/peers/opencv_bench.py 3840 2160 20
+step fft-peers bash -c "python3 bench/peers/fft_peers.py 3840 2160 50 >'$out/fft-peers.csv'"
+[ -s "$out/fft-peers.csv" ] && cat "$out/fft-peers.csv" >>"$out/bench.csv"
 [ -s "$out/npp.csv" ] && cat "$out/npp.csv" >>"$out/bench.csv"
 grep -v '^\(==\|$\)' "$out/opencv.log" | grep ',opencv-cpu,' >>"$out/bench.csv" || true
 python3 bench/peers/compare.py "$out/bench.csv" | tee "$out/compare.txt"
@@ -68,6 +76,9 @@ if [ -x "$ncu" ]; then
   step ncu-sep "$ncu" --kernel-name regex:"gi_sep_k" --launch-count 6 --section SpeedOfLight \
     .gpu/bench -only "aussian" -sizes 3840x2160 -reps 1 -warmup 2
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_sep" "$out/ncu-sep.log" | head -24
+  step ncu-fft "$ncu" --launch-skip 20 --launch-count 12 --section SpeedOfLight \
+    .gpu/bench -only "lowpass" -sizes 3840x2160 -reps 3 -warmup 3
+  grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|^  [a-zA-Z_]" "$out/ncu-fft.log" | head -60
 fi
 
 {

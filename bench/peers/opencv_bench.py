@@ -19,6 +19,19 @@ bgr32 = rng.random((h, w, 3), dtype=np.float32)
 g8 = rng.integers(0, 256, (h, w), dtype=np.uint8)
 g32 = rng.random((h, w), dtype=np.float32)
 kern = {n: rng.random((n, n), dtype=np.float32) / (n * n) for n in (3, 7, 15, 31)}
+# The Gaussian low-pass through OpenCV's DFT route: whole spectrum, times the mask
+# (both channels), inverse to real with scaling; cutoff 100 cycles per image.
+_fy = np.fft.fftfreq(h) * h
+_fx = np.fft.fftfreq(w) * w
+_m = np.exp(-(_fy[:, None] ** 2 + _fx[None, :] ** 2) / (2 * 100.0 ** 2)).astype(np.float32)
+lp_mask = np.dstack([_m, _m])
+
+
+def lowpass(img):
+    spec = cv2.dft(img, flags=cv2.DFT_COMPLEX_OUTPUT)
+    return cv2.dft(spec * lp_mask, flags=cv2.DFT_INVERSE | cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
+
+
 R = cv2.BORDER_REPLICATE  # the border NPP's filters support; gpuimg's bench uses it too
 date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
 device = f"cv2 {cv2.__version__} ({cv2.getNumThreads()} threads)"
@@ -39,6 +52,9 @@ cases = [
     (f"filter2D {n}x{n}", "32FC1", 8 * w * h, (lambda n=n: cv2.filter2D(g32, -1, kern[n], borderType=R))) for n in (3, 7, 15, 31)
 ] + [
     ("filter2D 7x7", "8UC3", 6 * w * h, lambda: cv2.filter2D(bgr8, -1, kern[7], borderType=R)),
+    ("dft forward CCS", "32FC1", 8 * w * h, lambda: cv2.dft(g32)),
+    ("dft forward complex", "32FC1", 12 * w * h, lambda: cv2.dft(g32, flags=cv2.DFT_COMPLEX_OUTPUT)),
+    ("lowpass gaussian", "32FC1", 8 * w * h, lambda: lowpass(g32)),
 ]
 for op, typ, nbytes, fn in cases:
     for _ in range(3):

@@ -1,0 +1,4 @@
+package convolve
+
+// FFTMinArea exposes the frequency-domain crossover to the tests.
+func FFTMinArea() int { return fftMinArea }

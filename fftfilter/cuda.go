@@ -1,0 +1,546 @@
+//go:build cuda
+
+package fftfilter
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/cuda"
+	"github.com/gpuimg/gpuimg/internal/cufft"
+)
+
+// tapsChunk is the number of taps gi_fft_taps takes by value.
+const tapsChunk = 960
+
+// planKey identifies a cuFFT plan: transform, sizes, layouts and stream.
+type planKey struct {
+	dev     *cuda.Backend
+	str     core.Stream
+	typ     cufft.Type
+	rank    int
+	n0, n1  int
+	batch   int
+	in, out [4]int // embed[0], embed[1], stride, dist
+}
+
+type plan struct {
+	mu   sync.Mutex // one Exec at a time: SetStream and Exec are a pair
+	p    *cufft.Plan
+	work *core.Buffer
+	key  planKey
+}
+
+// maxPlans bounds the cache; the oldest plan goes first.
+const maxPlans = 32
+
+var (
+	planMu sync.Mutex
+	plans  = map[planKey]*plan{}
+	order  []planKey
+)
+
+func layoutKey(l cufft.Layout) [4]int {
+	var k [4]int
+	copy(k[:2], l.Embed)
+	k[2], k[3] = l.Stride, l.Dist
+	return k
+}
+
+// getPlan returns the cached plan for key, making it (and its work area) on first use.
+func getPlan(b *cuda.Backend, str core.Stream, typ cufft.Type, n []int, in, out cufft.Layout, batch int) (*plan, error) {
+	key := planKey{dev: b, str: str, typ: typ, rank: len(n), n0: n[0], batch: batch, in: layoutKey(in), out: layoutKey(out)}
+	if len(n) > 1 {
+		key.n1 = n[1]
+	}
+	planMu.Lock()
+	defer planMu.Unlock()
+	if p, ok := plans[key]; ok {
+		return p, nil
+	}
+	p := &plan{key: key}
+	err := b.Do(func() error {
+		var err error
+		p.p, err = cufft.NewPlan(n, in, out, typ, batch)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.p.WorkSize > 0 {
+		if p.work, err = b.Alloc(p.p.WorkSize); err != nil {
+			b.Do(p.p.Destroy)
+			return nil, fmt.Errorf("cuFFT work area for a %v transform: %w", n, err)
+		}
+		if err := b.Do(func() error { return p.p.SetWorkArea(p.work.Ptr) }); err != nil {
+			p.free(b)
+			return nil, err
+		}
+	}
+	plans[key] = p
+	order = append(order, key)
+	if str != b.DefaultStream() {
+		if c, ok := str.(interface{ OnClose(func()) }); ok {
+			c.OnClose(func() { dropStream(str) })
+		}
+	}
+	for len(order) > maxPlans {
+		old := plans[order[0]]
+		delete(plans, order[0])
+		order = order[1:]
+		old.key.str.Sync()
+		old.free(old.key.dev)
+	}
+	return p, nil
+}
+
+func (p *plan) free(b *cuda.Backend) error {
+	err := b.Do(p.p.Destroy)
+	if p.work != nil {
+		p.work.Release()
+	}
+	return err
+}
+
+// dropStream frees the plans made for a stream that is being closed.
+func dropStream(str core.Stream) {
+	planMu.Lock()
+	defer planMu.Unlock()
+	keep := order[:0]
+	for _, k := range order {
+		if k.str == str {
+			plans[k].free(k.dev)
+			delete(plans, k)
+			continue
+		}
+		keep = append(keep, k)
+	}
+	order = keep
+}
+
+// FreePlans waits for the streams that used cached cuFFT plans and frees them all,
+// with their work areas.
+func FreePlans() error {
+	planMu.Lock()
+	defer planMu.Unlock()
+	var errs []error
+	for _, k := range order {
+		errs = append(errs, k.str.Sync(), plans[k].free(k.dev))
+		delete(plans, k)
+	}
+	order = nil
+	return errors.Join(errs...)
+}
+
+// exec runs the plan on str.
+func (p *plan) exec(b *cuda.Backend, str core.Stream, fn func(*cufft.Plan) error) error {
+	h, err := b.StreamHandle(str)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.work != nil {
+		p.work.Touch(str)
+	}
+	return b.Do(func() error {
+		if err := p.p.SetStream(h); err != nil {
+			return err
+		}
+		return fn(p.p)
+	})
+}
+
+// side is one side of a transform in device memory: a base address and byte steps
+// between lines and between elements.
+type side struct {
+	ptr        uintptr
+	line, step int
+}
+
+// layout is the cuFFT layout of a side whose elements are esz bytes.
+func (g geom) layout(s side, esz, n int) cufft.Layout {
+	if g.twoD {
+		return cufft.Layout{Embed: []int{g.lines, s.line / esz}, Stride: s.step / esz, Dist: g.lines * s.line / esz}
+	}
+	dist := s.line / esz
+	if g.lines == 1 {
+		dist = n * s.step / esz
+	}
+	return cufft.Layout{Embed: []int{n}, Stride: s.step / esz, Dist: dist}
+}
+
+func (g geom) dims() ([]int, int) {
+	if g.twoD {
+		return []int{g.lines, g.n}, 1
+	}
+	return []int{g.n}, g.lines
+}
+
+// fft is the device's transform machinery for one call.
+type fft struct {
+	b    *cuda.Backend
+	str  core.Stream
+	dev  core.Backend
+	bufs []*core.Buffer
+}
+
+func newFFT(str core.Stream, dev core.Backend) (*fft, error) {
+	b, ok := dev.(*cuda.Backend)
+	if !ok {
+		return nil, fmt.Errorf("fftfilter: %s is not a CUDA device", dev.Name())
+	}
+	if _, _, err := cufft.Load(); err != nil {
+		return nil, err
+	}
+	return &fft{b: b, str: str, dev: dev}, nil
+}
+
+// alloc returns a temporary device buffer, freed by done.
+func (f *fft) alloc(n int) (uintptr, error) {
+	buf, err := f.dev.Alloc(n)
+	if err != nil {
+		return 0, err
+	}
+	buf.Touch(f.str)
+	f.bufs = append(f.bufs, buf)
+	return buf.Ptr, nil
+}
+
+func (f *fft) done() {
+	for _, b := range f.bufs {
+		b.Release()
+	}
+}
+
+func (f *fft) launch(name string, cols, rows int, args ...any) error {
+	return f.dev.Launch(f.str, name, core.Grid(cols, rows, 256), [3]int{256, 1, 1}, 0, args...)
+}
+
+// copyElems copies n-byte elements (lines x count of them) between sides, for the
+// length-1 transforms cuFFT is not asked to do.
+func (f *fft) copyElems(g geom, dst, src side, size int) error {
+	if g.n != 1 {
+		return fmt.Errorf("fftfilter: internal error: copyElems on lines of %d", g.n)
+	}
+	return f.dev.Copy2D(core.Copy{Dst: &core.Buffer{Ptr: dst.ptr, Dev: f.dev}, DstPitch: dst.line,
+		Src: &core.Buffer{Ptr: src.ptr, Dev: f.dev}, SrcPitch: src.line, Width: size, Rows: g.lines}, f.str)
+}
+
+// rfft transforms real lines at in to the packed half spectrum at out.
+func (f *fft) rfft(g geom, in side, out uintptr) error {
+	half := side{ptr: out, line: 8 * g.half(), step: 8}
+	if g.n == 1 {
+		if err := f.dev.Memset2D(&core.Buffer{Ptr: out, Dev: f.dev}, 0, 8, 8, g.lines, 0, f.str); err != nil {
+			return err
+		}
+		return f.copyElems(g, half, in, 4)
+	}
+	n, batch := g.dims()
+	p, err := getPlan(f.b, f.str, cufft.R2C, n, g.layout(in, 4, g.n), g.layout(half, 8, g.half()), batch)
+	if err != nil {
+		return err
+	}
+	return p.exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecR2C(in.ptr, out) })
+}
+
+// irfft transforms the packed half spectrum at in (which it overwrites) to real lines.
+func (f *fft) irfft(g geom, in uintptr, out side) error {
+	half := side{ptr: in, line: 8 * g.half(), step: 8}
+	if g.n == 1 {
+		return f.copyElems(g, out, half, 4)
+	}
+	n, batch := g.dims()
+	p, err := getPlan(f.b, f.str, cufft.C2R, n, g.layout(half, 8, g.half()), g.layout(out, 4, g.n), batch)
+	if err != nil {
+		return err
+	}
+	return p.exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecC2R(in, out.ptr) })
+}
+
+// cfft transforms complex lines.
+func (f *fft) cfft(g geom, in, out side, dir int) error {
+	if g.n == 1 {
+		return f.copyElems(g, out, in, 8)
+	}
+	n, batch := g.dims()
+	p, err := getPlan(f.b, f.str, cufft.C2C, n, g.layout(in, 8, g.n), g.layout(out, 8, g.n), batch)
+	if err != nil {
+		return err
+	}
+	return p.exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecC2C(in.ptr, out.ptr, dir) })
+}
+
+func sideOf(g geom, s *core.State) side {
+	l, e := g.strides(s.Layout)
+	return side{ptr: s.Ptr(), line: l, step: e}
+}
+
+// aligned reports whether cuFFT may read or write the side in place: element and
+// line steps whole multiples of the element and an 8-byte aligned base.
+func (s side) aligned(esz int) bool {
+	return s.ptr%8 == 0 && s.line%esz == 0 && s.step%esz == 0
+}
+
+func cudaDFT(str core.Stream, j *dftJob) error {
+	f, err := newFFT(str, j.src.Dev)
+	if err != nil {
+		return err
+	}
+	defer f.done()
+	g := j.g
+	src, dst := sideOf(g, j.src), sideOf(g, j.dst)
+	b2i := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	switch {
+	case !j.cin && !j.inverse:
+		h, err := f.alloc(8 * g.lines * g.half())
+		if err != nil {
+			return err
+		}
+		if !src.aligned(4) {
+			if src, err = f.stage(g, src, 4); err != nil {
+				return err
+			}
+		}
+		if err := f.rfft(g, src, h); err != nil {
+			return err
+		}
+		return f.launch("gi_fft_pack", g.n, g.lines, h, g.lines, g.n, b2i(g.twoD), dst.ptr, dst.line, dst.step, j.scale, b2i(j.cout))
+	case j.cin && j.cout:
+		dir := cufft.Forward
+		if j.inverse {
+			dir = cufft.Inverse
+		}
+		if err := f.cfft(g, src, dst, dir); err != nil {
+			return err
+		}
+		if j.scale == 1 {
+			return nil
+		}
+		return f.launch("gi_fft_scale", g.n, g.lines, dst.ptr, dst.line, dst.step, g.lines, g.n, j.scale)
+	}
+	// Inverse to a real image, from CCS or from a whole spectrum.
+	h, err := f.alloc(8 * g.lines * g.half())
+	if err != nil {
+		return err
+	}
+	if err := f.launch("gi_fft_unpack", g.half(), g.lines, src.ptr, src.line, src.step, g.lines, g.n, b2i(g.twoD), b2i(!j.cin), h, j.scale); err != nil {
+		return err
+	}
+	out := dst
+	if !dst.aligned(4) {
+		p, err := f.alloc(4 * g.lines * g.n)
+		if err != nil {
+			return err
+		}
+		out = side{ptr: p, line: 4 * g.n, step: 4}
+	}
+	if err := f.irfft(g, h, out); err != nil {
+		return err
+	}
+	if out != dst {
+		return f.launch("gi_fft_copy", g.n, g.lines, out.ptr, out.line, out.step, dst.ptr, dst.line, dst.step, g.lines, g.n)
+	}
+	return nil
+}
+
+// stage copies real lines into a packed temporary that cuFFT can read.
+func (f *fft) stage(g geom, s side, esz int) (side, error) {
+	p, err := f.alloc(esz * g.lines * g.n)
+	if err != nil {
+		return side{}, err
+	}
+	t := side{ptr: p, line: esz * g.n, step: esz}
+	return t, f.launch("gi_fft_copy", g.n, g.lines, s.ptr, s.line, s.step, t.ptr, t.line, t.step, g.lines, g.n)
+}
+
+func cudaMul(str core.Stream, j *mulJob) error {
+	g := j.g
+	a, b, d := sideOf(g, j.a), sideOf(g, j.b), sideOf(g, j.dst)
+	b2i := map[bool]int{false: 0, true: 1}
+	return j.a.Dev.Launch(str, "gi_fft_mul", core.Grid(g.n, g.lines, 256), [3]int{256, 1, 1}, 0,
+		a.ptr, a.line, a.step, b.ptr, b.line, b.step, d.ptr, d.line, d.step, g.lines, g.n,
+		b2i[g.twoD], b2i[j.cplx], b2i[j.conj], float32(1))
+}
+
+func cudaPolar(str core.Stream, d, x, y *core.State, mode int) error {
+	n := d.Cols * d.Chans
+	return d.Dev.Launch(str, "gi_fft_polar", core.Grid(n, d.Rows, 256), [3]int{256, 1, 1}, 0,
+		x.Ptr(), x.Pitch, y.Ptr(), y.Pitch, d.Ptr(), d.Pitch, d.Rows, n, mode)
+}
+
+// filterParams packs a Filter for gi_fft_mask: kind, shape, order, notch count,
+// then cutoff, width and each notch's (u, v, radius).
+func filterParams(fl *Filter) (ints [4]int, vals []float64) {
+	vals = make([]float64, 2+3*MaxNotches)
+	vals[0], vals[1] = fl.Cutoff, fl.Width
+	for i, n := range fl.Notches {
+		vals[2+3*i], vals[3+3*i], vals[4+3*i] = n.U, n.V, n.Radius
+	}
+	return [4]int{int(fl.Kind), int(fl.Shape), fl.Order, len(fl.Notches)}, vals
+}
+
+// planeSide is a packed P x Q float plane in the job's transform geometry.
+func (j *filterJob) planeSide(p uintptr) side {
+	if j.g.trans {
+		return side{ptr: p, line: 4 * j.p, step: 4}
+	}
+	return side{ptr: p, line: 4 * j.q, step: 4}
+}
+
+// load launches gi_fft_load: channel c of the source into a P x Q plane.
+func (j *filterJob) load(f *fft, plane uintptr, c int) error {
+	s := j.src
+	wr, wc, ox, oy := s.BorderGeometry(j.isolated)
+	return f.launch("gi_fft_load", j.q, j.p, s.Ptr(), s.Pitch, int(s.Depth), s.Chans, c, wr, wc, ox, oy,
+		j.border, j.value[c], j.ax, j.ay, j.fillRows, j.fillCols, plane, j.p, j.q)
+}
+
+func cudaFilter(str core.Stream, j *filterJob) error {
+	f, err := newFFT(str, j.src.Dev)
+	if err != nil {
+		return err
+	}
+	defer f.done()
+	g := j.g
+	hlen := g.lines * g.half()
+	h, err := f.alloc(8 * hlen)
+	if err != nil {
+		return err
+	}
+	plane, err := f.alloc(4 * j.p * j.q)
+	if err != nil {
+		return err
+	}
+	var kh uintptr
+	if j.kernel != nil {
+		// The kernel's spectrum: its taps at the plane's top-left corner, zeros elsewhere.
+		if kh, err = f.alloc(8 * hlen); err != nil {
+			return err
+		}
+		// Taps go in by value, tapsChunk at a time (no copy from host memory, which
+		// would wait for the stream).
+		kw := len(j.kernel[0])
+		pb := &core.Buffer{Ptr: plane, Dev: f.dev}
+		if err := f.dev.Memset2D(pb, 0, 4*j.q, 4*j.q, j.p, 0, str); err != nil {
+			return err
+		}
+		var flat []float32
+		for _, row := range j.kernel {
+			for _, v := range row {
+				flat = append(flat, float32(v))
+			}
+		}
+		for first := 0; first < len(flat); first += tapsChunk {
+			chunk := make([]float32, tapsChunk)
+			n := copy(chunk, flat[first:])
+			if err := f.launch("gi_fft_taps", n, 1, plane, j.q, kw, first, n, chunk); err != nil {
+				return err
+			}
+		}
+		if err := f.rfft(g, j.planeSide(plane), kh); err != nil {
+			return err
+		}
+	}
+	s, d := j.src, j.dst
+	same := j.p == s.Rows && j.q == s.Cols && j.kernel == nil
+	direct := func(st *core.State) (side, bool) {
+		sd := sideOf(g, st)
+		return sd, same && st.Depth == core.Depth32F && st.Chans == 1 && sd.aligned(4)
+	}
+	ints, vals := filterParams(&Filter{})
+	if j.f != nil {
+		ints, vals = filterParams(j.f)
+	}
+	b2i := map[bool]int{false: 0, true: 1}
+	for c := 0; c < s.Chans; c++ {
+		in, ok := direct(s)
+		if !ok {
+			if err := j.load(f, plane, c); err != nil {
+				return err
+			}
+			in = j.planeSide(plane)
+		}
+		if err := f.rfft(g, in, h); err != nil {
+			return err
+		}
+		switch {
+		case j.kernel != nil:
+			hs := side{ptr: h, line: 8 * g.half(), step: 8}
+			err = f.launch("gi_fft_mul", g.half(), g.lines, hs.ptr, hs.line, hs.step, kh, hs.line, hs.step, hs.ptr, hs.line, hs.step,
+				g.lines, g.half(), 0, 1, 1, float32(j.scale()))
+		case j.mask != nil:
+			m := sideOf(g, j.mask)
+			err = f.launch("gi_fft_mulmask", g.half(), g.lines, h, g.lines, g.n, m.ptr, m.line, m.step, float32(j.scale()))
+		default:
+			err = f.launch("gi_fft_mask", g.half(), g.lines, h, g.lines, g.n, b2i[g.trans], j.p, j.q, s.Rows, s.Cols,
+				ints[0], ints[1], ints[2], ints[3], j.scale(), vals)
+		}
+		if err != nil {
+			return err
+		}
+		out, ok := direct(d)
+		ok = ok && j.delta == 0
+		if !ok {
+			out = j.planeSide(plane)
+		}
+		if err := f.irfft(g, h, out); err != nil {
+			return err
+		}
+		if !ok {
+			err := f.launch("gi_fft_store", d.Cols, d.Rows, plane, j.q, d.Ptr(), d.Pitch, int(d.Depth), d.Chans, c, d.Rows, d.Cols, float32(j.delta))
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func cudaSpectrum(str core.Stream, j *filterJob) error {
+	f, err := newFFT(str, j.src.Dev)
+	if err != nil {
+		return err
+	}
+	defer f.done()
+	g := j.g
+	h, err := f.alloc(8 * g.lines * g.half())
+	if err != nil {
+		return err
+	}
+	plane, err := f.alloc(4*j.p*j.q + 8)
+	if err != nil {
+		return err
+	}
+	if err := j.load(f, plane, 0); err != nil {
+		return err
+	}
+	if err := f.rfft(g, j.planeSide(plane), h); err != nil {
+		return err
+	}
+	// plane now holds the log magnitudes, then the minimum and maximum (as bits).
+	mm := plane + uintptr(4*j.p*j.q)
+	mb := &core.Buffer{Ptr: mm, Dev: f.dev}
+	if err := f.dev.Memset2D(mb, 0, 4, 4, 1, 0xff, str); err != nil {
+		return err
+	}
+	if err := f.dev.Memset2D(mb, 4, 4, 4, 1, 0, str); err != nil {
+		return err
+	}
+	twoD := 0
+	if g.twoD {
+		twoD = 1
+	}
+	if err := f.launch("gi_fft_logmag", g.n, g.lines, h, g.lines, g.n, twoD, plane, mm); err != nil {
+		return err
+	}
+	d := sideOf(g, j.dst)
+	return f.launch("gi_fft_norm8u", g.n, g.lines, plane, g.lines, g.n, mm, d.ptr, d.line, d.step)
+}

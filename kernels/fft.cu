@@ -1,0 +1,308 @@
+// Frequency-domain helpers (package fftfilter) around cuFFT's transforms: OpenCV's
+// spectrum layouts (CCS packing, whole complex spectra), mulSpectrums, magnitude and
+// phase, the filters' masks, and the loads and stores between images and the float
+// planes cuFFT transforms. Every kernel runs one thread per element over a grid of
+// (elements / 256, lines) blocks and loops over lines beyond 65535.
+//
+// A transform is `lines` lines of `n` elements; a 2-D one has lines = rows. Images
+// are addressed by a base, a byte step between lines and one between elements, so a
+// column vector (transformed as one line down the column) needs no copy. A half
+// spectrum is `lines` lines of n/2+1 complex values, packed.
+#include "common.cuh"
+#include "border.cuh"
+
+#define FFT_LOOP(n)                                                  \
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;              \
+  if (k >= (n)) return;                                              \
+  for (int l = blockIdx.y; l < lines; l += gridDim.y)
+
+__device__ __forceinline__ float& at(char* base, int line, int step, int l, int k) {
+  return *reinterpret_cast<float*>(base + (size_t)l * line + (size_t)k * step);
+}
+__device__ __forceinline__ const float& at(const char* base, int line, int step, int l, int k) {
+  return *reinterpret_cast<const float*>(base + (size_t)l * line + (size_t)k * step);
+}
+
+// ccs1d is element j of a line of n packed CCS-style from the half line h(i).
+template <typename H>
+__device__ __forceinline__ float ccs1d(H h, int j) {
+  if (j == 0) return h(0).x;
+  return (j & 1) ? h((j + 1) >> 1).x : h(j >> 1).y;
+}
+
+// gi_fft_pack writes a half spectrum as OpenCV's CCS (full = 0) or as the whole
+// complex spectrum (full = 1), times scale.
+extern "C" __global__ void gi_fft_pack(const float2* h, int lines, int n, int twoD, char* dst, int dline,
+                                       int dstep, float scale, int full) {
+  const int hn = n / 2 + 1;
+  FFT_LOOP(n) {
+    if (full) {
+      float2 v;
+      if (k <= n / 2) {
+        v = h[(size_t)l * hn + k];
+      } else {
+        const int ml = twoD ? (lines - l) % lines : l;
+        v = h[(size_t)ml * hn + (n - k)];
+        v.y = -v.y;
+      }
+      float* p = &at(dst, dline, dstep, l, k);
+      p[0] = v.x * scale;
+      p[1] = v.y * scale;
+      continue;
+    }
+    float v;
+    if (twoD && (k == 0 || ((n & 1) == 0 && k == n - 1))) {
+      const int c = k == 0 ? 0 : n / 2;
+      v = ccs1d([&](int i) { return h[(size_t)i * hn + c]; }, l);
+    } else {
+      v = ccs1d([&](int i) { return h[(size_t)l * hn + i]; }, k);
+    }
+    at(dst, dline, dstep, l, k) = v * scale;
+  }
+}
+
+// unpack1 is element j of the half line packed CCS-style in a line of n (at(i)).
+template <typename A>
+__device__ __forceinline__ float2 unpack1(A a, int j, int n) {
+  if (j == 0) return make_float2(a(0), 0.f);
+  if ((n & 1) == 0 && j == n / 2) return make_float2(a(n - 1), 0.f);
+  return make_float2(a(2 * j - 1), a(2 * j));
+}
+
+// gi_fft_unpack makes the half spectrum (times scale) of a CCS image (ccs = 1) or of
+// a whole complex spectrum (ccs = 0), for an inverse transform to a real image.
+extern "C" __global__ void gi_fft_unpack(const char* src, int sline, int sstep, int lines, int n, int twoD,
+                                         int ccs, float2* h, float scale) {
+  const int hn = n / 2 + 1;
+  FFT_LOOP(hn) {
+    float2 v;
+    if (!ccs) {
+      const float* p = &at(src, sline, sstep, l, k);
+      v = make_float2(p[0], p[1]);
+    } else if (twoD && (k == 0 || ((n & 1) == 0 && k == n / 2))) {
+      const int c = k == 0 ? 0 : n - 1;
+      auto col = [&](int i) { return at(src, sline, sstep, i, c); };
+      if (l <= lines / 2) {
+        v = unpack1(col, l, lines);
+      } else {
+        v = unpack1(col, lines - l, lines);
+        v.y = -v.y;
+      }
+    } else {
+      v = unpack1([&](int i) { return at(src, sline, sstep, l, i); }, k, n);
+    }
+    h[(size_t)l * hn + k] = make_float2(v.x * scale, v.y * scale);
+  }
+}
+
+// gi_fft_scale multiplies complex elements by scale, in place.
+extern "C" __global__ void gi_fft_scale(char* p, int line, int step, int lines, int n, float scale) {
+  FFT_LOOP(n) {
+    float* e = &at(p, line, step, l, k);
+    e[0] *= scale;
+    e[1] *= scale;
+  }
+}
+
+// gi_fft_copy copies float elements between two addressings.
+extern "C" __global__ void gi_fft_copy(const char* s, int sline, int sstep, char* d, int dline, int dstep, int lines,
+                                       int n) {
+  FFT_LOOP(n) { at(d, dline, dstep, l, k) = at(s, sline, sstep, l, k); }
+}
+
+// gi_fft_mul is mulSpectrums: d = a * b (or a * conj(b)) times scale, complex
+// elements (cplx = 1) or CCS-packed ones; a pair is handled by the thread of its
+// real part, so d may be a or b.
+extern "C" __global__ void gi_fft_mul(const char* a, int al, int as, const char* b, int bl, int bs, char* d, int dl,
+                                      int ds, int lines, int n, int twoD, int cplx, int conj, float scale) {
+  const float sg = conj ? -1.f : 1.f;
+  FFT_LOOP(n) {
+    if (cplx) {
+      const float* pa = &at(a, al, as, l, k);
+      const float* pb = &at(b, bl, bs, l, k);
+      const float ar = pa[0], ai = pa[1], br = pb[0], bi = sg * pb[1];
+      float* pd = &at(d, dl, ds, l, k);
+      pd[0] = (ar * br - ai * bi) * scale;
+      pd[1] = (ar * bi + ai * br) * scale;
+      continue;
+    }
+    int pl = l, pk = k;  // the imaginary part's position, for a pair
+    bool pair;
+    if (twoD && (k == 0 || ((n & 1) == 0 && k == n - 1))) {
+      if (l == 0 || ((lines & 1) == 0 && l == lines - 1)) pair = false;
+      else if (l & 1) pair = true, pl = l + 1;
+      else continue;  // an imaginary part: its pair's thread does it
+    } else {
+      if (k == 0 || ((n & 1) == 0 && k == n - 1)) pair = false;
+      else if (k & 1) pair = true, pk = k + 1;
+      else continue;
+    }
+    const float ar = at(a, al, as, l, k), br = at(b, bl, bs, l, k);
+    if (!pair) {
+      at(d, dl, ds, l, k) = ar * br * scale;
+      continue;
+    }
+    const float ai = at(a, al, as, pl, pk), bi = sg * at(b, bl, bs, pl, pk);
+    at(d, dl, ds, l, k) = (ar * br - ai * bi) * scale;
+    at(d, dl, ds, pl, pk) = (ar * bi + ai * br) * scale;
+  }
+}
+
+// gi_fft_polar: magnitude (mode 0) or angle in [0, 2pi) (1) or [0, 360) degrees (2).
+extern "C" __global__ void gi_fft_polar(const char* x, int xp, const char* y, int yp, char* d, int dp, int lines, int n,
+                                        int mode) {
+  FFT_LOOP(n) {
+    const float xv = row<f32>(x, xp, l)[k], yv = row<f32>(y, yp, l)[k];
+    float v;
+    if (mode == 0) {
+      v = (float)sqrt((double)xv * xv + (double)yv * yv);
+    } else {
+      double t = atan2((double)yv, (double)xv);
+      if (t < 0) t += 2 * M_PI;
+      if (mode == 2) t *= 180 / M_PI;
+      v = (float)t;
+      if (v >= (mode == 2 ? 360.f : (float)(2 * M_PI))) v = 0;
+    }
+    row<f32>(d, dp, l)[k] = v;
+  }
+}
+
+// gi_fft_load fills a P x Q plane with channel c of an image: the image shifted by
+// (ax, ay) through the border rule out to fillRows x fillCols, zeros beyond.
+extern "C" __global__ void gi_fft_load(const char* src, int sp, int depth, int cn, int c, int wrows, int wcols, int ox,
+                                       int oy, int border, float bval, int ax, int ay, int fillRows, int fillCols,
+                                       float* plane, int P, int Q) {
+  const int lines = P;
+  const int esz = depth == 5 ? 4 : depth == 0 ? 1 : 2;
+  const char* base = src - (ptrdiff_t)oy * sp - (ptrdiff_t)ox * cn * esz;
+  FFT_LOOP(Q) {
+    float v = 0.f;
+    if (l < fillRows && k < fillCols) {
+      const int my = bmap(oy + l - ay, wrows, border), mx = bmap(ox + k - ax, wcols, border);
+      v = (my < 0 || mx < 0) ? bval : ldelem(base + (ptrdiff_t)my * sp, mx * cn + c, depth);
+    }
+    plane[(size_t)l * Q + k] = v;
+  }
+}
+
+// gi_fft_store writes the top-left rows x cols of a plane plus delta to channel c
+// of an image, saturated to its depth.
+extern "C" __global__ void gi_fft_store(const float* plane, int Q, char* dst, int dp, int depth, int cn, int c,
+                                        int rows, int cols, float delta) {
+  const int lines = rows;
+  FFT_LOOP(cols) { stelem(dst + (size_t)l * dp, k * cn + c, depth, plane[(size_t)l * Q + k] + delta, 0); }
+}
+
+// gi_fft_mulmask multiplies a half spectrum by a centred mask image (zero frequency
+// at (n/2, lines/2)) times scale.
+extern "C" __global__ void gi_fft_mulmask(float2* h, int lines, int n, const char* m, int ml, int ms, float scale) {
+  const int hn = n / 2 + 1;
+  FFT_LOOP(hn) {
+    const float g = at(m, ml, ms, (l + lines / 2) % lines, (k + n / 2) % n) * scale;
+    float2& v = h[(size_t)l * hn + k];
+    v.x *= g;
+    v.y *= g;
+  }
+}
+
+struct TapChunk {
+  float v[960];  // fftfilter.tapsChunk
+};
+
+// gi_fft_taps writes taps first..first+count-1 of a kernel kw taps wide into a plane
+// Q floats wide (tap i at row i / kw, column i % kw).
+extern "C" __global__ void gi_fft_taps(float* plane, int Q, int kw, int first, int count, TapChunk t) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const int k = first + i;
+  plane[(size_t)(k / kw) * Q + k % kw] = t.v[i];
+}
+
+struct FilterVals {
+  double v[2 + 3 * 16];  // cutoff, width, then (u, v, radius) per notch; fftfilter.filterParams
+};
+
+enum { K_LOW, K_HIGH, K_BANDPASS, K_BANDREJECT, K_NOTCHREJECT, K_NOTCHPASS };
+enum { S_IDEAL, S_BUTTERWORTH, S_GAUSSIAN };
+
+// The responses of fftfilter.lowPass and bandReject, in double as there.
+__device__ double lowpass(int shape, int n, double d, double d0) {
+  if (shape == S_IDEAL) return d <= d0 ? 1 : 0;
+  if (shape == S_BUTTERWORTH) return 1 / (1 + pow(d / d0, 2.0 * n));
+  return exp(-d * d / (2 * d0 * d0));
+}
+__device__ double bandreject(int shape, int n, double d, double c0, double w) {
+  if (shape == S_IDEAL) return (d >= c0 - w / 2 && d <= c0 + w / 2) ? 0 : 1;
+  if (shape == S_BUTTERWORTH) {
+    const double den = d * d - c0 * c0;
+    if (den == 0) return 0;
+    return 1 / (1 + pow(d * w / den, 2.0 * n));
+  }
+  if (d == 0) return 1;
+  const double q = (d * d - c0 * c0) / (d * w);
+  return 1 - exp(-q * q);
+}
+
+// gi_fft_mask multiplies a half spectrum of a P x Q plane (padded from M x N) by a
+// filter's response (fftfilter.Filter.Response) times scale.
+extern "C" __global__ void gi_fft_mask(float2* h, int lines, int n, int trans, int P, int Q, int M, int N, int kind,
+                                       int shape, int order, int nnotch, double scale, FilterVals fv) {
+  const int hn = n / 2 + 1;
+  FFT_LOOP(hn) {
+    double fx, fy;
+    if (trans) {
+      fx = 0;
+      fy = (double)(k <= P / 2 ? k : k - P) * M / P;
+    } else {
+      fx = (double)k * N / Q;
+      fy = (double)(l <= P / 2 ? l : l - P) * M / P;
+    }
+    const double d = hypot(fx, fy);
+    double g;
+    switch (kind) {
+      case K_LOW: g = lowpass(shape, order, d, fv.v[0]); break;
+      case K_HIGH: g = 1 - lowpass(shape, order, d, fv.v[0]); break;
+      case K_BANDREJECT: g = bandreject(shape, order, d, fv.v[0], fv.v[1]); break;
+      case K_BANDPASS: g = 1 - bandreject(shape, order, d, fv.v[0], fv.v[1]); break;
+      default:
+        g = 1;
+        for (int i = 0; i < nnotch; i++) {
+          const double u = fv.v[2 + 3 * i], v = fv.v[3 + 3 * i], r = fv.v[4 + 3 * i];
+          g *= 1 - lowpass(shape, order, hypot(fx - u, fy - v), r);
+          g *= 1 - lowpass(shape, order, hypot(fx + u, fy + v), r);
+        }
+        if (kind == K_NOTCHPASS) g = 1 - g;
+    }
+    const float s = (float)(g * scale);
+    float2& e = h[(size_t)l * hn + k];
+    e.x *= s;
+    e.y *= s;
+  }
+}
+
+// gi_fft_logmag writes log(1 + |F|) of the whole spectrum in centred order (zero
+// frequency at (n/2, lines/2)) and folds each value into mm[0] (minimum) and mm[1]
+// (maximum), as the bits of non-negative floats.
+extern "C" __global__ void gi_fft_logmag(const float2* h, int lines, int n, int twoD, float* out, unsigned* mm) {
+  const int hn = n / 2 + 1;
+  FFT_LOOP(n) {
+    const int fl = (l - lines / 2 + lines) % lines, fk = (k - n / 2 + n) % n;
+    float2 v;
+    if (fk <= n / 2) v = h[(size_t)fl * hn + fk];
+    else v = h[(size_t)(twoD ? (lines - fl) % lines : fl) * hn + (n - fk)];
+    const float m = log1pf(sqrtf(v.x * v.x + v.y * v.y));
+    out[(size_t)l * n + k] = m;
+    atomicMin(&mm[0], __float_as_uint(m));
+    atomicMax(&mm[1], __float_as_uint(m));
+  }
+}
+
+// gi_fft_norm8u stretches the log magnitudes to 0..255 (NORM_MINMAX) into 8U.
+extern "C" __global__ void gi_fft_norm8u(const float* in, int lines, int n, const unsigned* mm, char* dst, int dline,
+                                         int dstep) {
+  const float lo = __uint_as_float(mm[0]), hi = __uint_as_float(mm[1]);
+  const float scale = hi > lo ? 255.f / (hi - lo) : 0.f, shift = -lo * scale;
+  FFT_LOOP(n) {
+    *reinterpret_cast<u8*>(dst + (size_t)l * dline + (size_t)k * dstep) = sat<u8>(in[(size_t)l * n + k] * scale + shift);
+  }
+}
