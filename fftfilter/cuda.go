@@ -160,8 +160,13 @@ type side struct {
 	line, step int
 }
 
-// layout is the cuFFT layout of a side whose elements are esz bytes.
+// layout is the cuFFT layout of a side whose elements are esz bytes: the basic
+// layout when its lines of n elements are packed (cuFFT's fastest plans), the
+// advanced one otherwise.
 func (g geom) layout(s side, esz, n int) cufft.Layout {
+	if s.step == esz && (s.line == esz*n || (!g.twoD && g.lines == 1)) {
+		return cufft.Layout{}
+	}
 	if g.twoD {
 		return cufft.Layout{Embed: []int{g.lines, s.line / esz}, Stride: s.step / esz, Dist: g.lines * s.line / esz}
 	}

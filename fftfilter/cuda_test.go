@@ -204,10 +204,14 @@ func TestCUDAFilters(t *testing.T) {
 					compare(t, gpu, name, func(dev int, out *gpuimage.Image) error {
 						return fftfilter.Spectrum([]*gpuimage.Image{w.cpu, w.gpu}[dev], out)
 					}, func(got, want []byte, d gpuimage.Depth) { tu.Check(t, name, d, got, want) })
-					m := newTwin(t, gpu, rows, cols, gpuimage.CV32FC1, tu.RandomBytes(r, gpuimage.Depth32F, rows*cols), false)
+					gains := make([]float64, rows*cols) // a mask's gains lie in 0..1
+					for i := range gains {
+						gains[i] = r.Float64()
+					}
+					m := newTwin(t, gpu, rows, cols, gpuimage.CV32FC1, encode(gains), false)
 					compare(t, gpu, name+"/mask", func(dev int, out *gpuimage.Image) error {
 						return fftfilter.ApplyMask([]*gpuimage.Image{w.cpu, w.gpu}[dev], out, []*gpuimage.Image{m.cpu, m.gpu}[dev])
-					}, func(got, want []byte, d gpuimage.Depth) { checkFiltered(t, name, d, got, want) })
+					}, func(got, want []byte, d gpuimage.Depth) { checkFiltered(t, name+"/mask", d, got, want) })
 					m.close()
 				}
 				w.close()

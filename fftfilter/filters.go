@@ -99,60 +99,63 @@ func (f *Filter) check() error {
 	return nil
 }
 
-// lowPass is the shape's low-pass response at distance d for cutoff d0.
-func lowPass(s Shape, n int, d, d0 float64) float64 {
+// lowPass is the shape's low-pass response at squared distance d2 for cutoff d0.
+// Distances are squared so that the ideal filters' edges are exact (the CUDA
+// kernel, gi_fft_mask, computes the same way).
+func lowPass(s Shape, n int, d2, d0 float64) float64 {
 	switch s {
 	case Ideal:
-		if d <= d0 {
+		if d2 <= d0*d0 {
 			return 1
 		}
 		return 0
-	case Butterworth:
-		return 1 / (1 + math.Pow(d/d0, float64(2*n)))
+	case Butterworth: // 1/(1+(D/D0)^2n)
+		return 1 / (1 + math.Pow(d2/(d0*d0), float64(n)))
 	}
-	return math.Exp(-d * d / (2 * d0 * d0))
+	return math.Exp(-0.5 * d2 / (d0 * d0)) // exp(-D²/2D0²)
 }
 
-// bandReject is the shape's band-reject response at distance d.
-func bandReject(s Shape, n int, d, c0, w float64) float64 {
+// bandReject is the shape's band-reject response at squared distance d2 for the
+// band of width w around c0.
+func bandReject(s Shape, n int, d2, c0, w float64) float64 {
+	den := d2 - c0*c0
 	switch s {
 	case Ideal:
-		if d >= c0-w/2 && d <= c0+w/2 {
+		if d := math.Sqrt(d2); d >= c0-w/2 && d <= c0+w/2 {
 			return 0
 		}
 		return 1
-	case Butterworth:
-		den := d*d - c0*c0
+	case Butterworth: // 1/(1+(D W/(D²-C0²))^2n)
 		if den == 0 {
 			return 0
 		}
-		return 1 / (1 + math.Pow(d*w/den, float64(2*n)))
+		return 1 / (1 + math.Pow(d2*w*w/(den*den), float64(n)))
 	}
-	if d == 0 {
+	if d2 == 0 {
 		return 1
 	}
-	q := (d*d - c0*c0) / (d * w)
-	return 1 - math.Exp(-q*q)
+	return 1 - math.Exp(-den*den/(d2*w*w)) // 1-exp(-((D²-C0²)/(D W))²)
 }
 
 // Response is the filter's gain at horizontal frequency fx and vertical frequency
 // fy (cycles per image).
 func (f *Filter) Response(fx, fy float64) float64 {
-	d := math.Hypot(fx, fy)
+	d2 := fx*fx + fy*fy
 	switch f.Kind {
 	case LowPassKind:
-		return lowPass(f.Shape, f.Order, d, f.Cutoff)
+		return lowPass(f.Shape, f.Order, d2, f.Cutoff)
 	case HighPassKind:
-		return 1 - lowPass(f.Shape, f.Order, d, f.Cutoff)
+		return 1 - lowPass(f.Shape, f.Order, d2, f.Cutoff)
 	case BandRejectKind:
-		return bandReject(f.Shape, f.Order, d, f.Cutoff, f.Width)
+		return bandReject(f.Shape, f.Order, d2, f.Cutoff, f.Width)
 	case BandPassKind:
-		return 1 - bandReject(f.Shape, f.Order, d, f.Cutoff, f.Width)
+		return 1 - bandReject(f.Shape, f.Order, d2, f.Cutoff, f.Width)
 	}
 	h := 1.0
 	for _, nt := range f.Notches {
-		h *= 1 - lowPass(f.Shape, f.Order, math.Hypot(fx-nt.U, fy-nt.V), nt.Radius)
-		h *= 1 - lowPass(f.Shape, f.Order, math.Hypot(fx+nt.U, fy+nt.V), nt.Radius)
+		a, b, c, e := fx-nt.U, fy-nt.V, fx+nt.U, fy+nt.V
+		h *= 1 - lowPass(f.Shape, f.Order, a*a+b*b, nt.Radius)
+		h *= 1 - lowPass(f.Shape, f.Order, c*c+e*e, nt.Radius)
 	}
 	if f.Kind == NotchPassKind {
 		return 1 - h

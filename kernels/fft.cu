@@ -225,22 +225,28 @@ struct FilterVals {
 enum { K_LOW, K_HIGH, K_BANDPASS, K_BANDREJECT, K_NOTCHREJECT, K_NOTCHPASS };
 enum { S_IDEAL, S_BUTTERWORTH, S_GAUSSIAN };
 
-// The responses of fftfilter.lowPass and bandReject, in double as there.
-__device__ double lowpass(int shape, int n, double d, double d0) {
-  if (shape == S_IDEAL) return d <= d0 ? 1 : 0;
-  if (shape == S_BUTTERWORTH) return 1 / (1 + pow(d / d0, 2.0 * n));
-  return exp(-d * d / (2 * d0 * d0));
+// The responses of fftfilter.lowPass and bandReject from squared distances (in
+// double, exact for the ideal filters' edges) with the transcendental part in float.
+__device__ __forceinline__ float lowpass(int shape, int n, double d2, double d0) {
+  if (shape == S_IDEAL) return d2 <= d0 * d0 ? 1.f : 0.f;
+  const float r = (float)(d2 / (d0 * d0));  // (D/D0)^2
+  if (shape == S_BUTTERWORTH) return 1.f / (1.f + powf(r, (float)n));
+  return expf(-0.5f * r);
 }
-__device__ double bandreject(int shape, int n, double d, double c0, double w) {
-  if (shape == S_IDEAL) return (d >= c0 - w / 2 && d <= c0 + w / 2) ? 0 : 1;
-  if (shape == S_BUTTERWORTH) {
-    const double den = d * d - c0 * c0;
-    if (den == 0) return 0;
-    return 1 / (1 + pow(d * w / den, 2.0 * n));
+__device__ __forceinline__ float bandreject(int shape, int n, double d2, double c0, double w) {
+  if (shape == S_IDEAL) {
+    const double d = sqrt(d2);
+    return (d >= c0 - w / 2 && d <= c0 + w / 2) ? 0.f : 1.f;
   }
-  if (d == 0) return 1;
-  const double q = (d * d - c0 * c0) / (d * w);
-  return 1 - exp(-q * q);
+  const double den = d2 - c0 * c0;
+  if (shape == S_BUTTERWORTH) {
+    if (den == 0) return 0.f;
+    const float q = (float)(d2 * w * w / (den * den));  // (D W / (D^2 - C0^2))^2
+    return 1.f / (1.f + powf(q, (float)n));
+  }
+  if (d2 == 0) return 1.f;
+  const float q = (float)(den * den / (d2 * w * w));  // ((D^2 - C0^2) / (D W))^2
+  return 1.f - expf(-q);
 }
 
 // gi_fft_mask multiplies a half spectrum of a P x Q plane (padded from M x N) by a
@@ -257,23 +263,24 @@ extern "C" __global__ void gi_fft_mask(float2* h, int lines, int n, int trans, i
       fx = (double)k * N / Q;
       fy = (double)(l <= P / 2 ? l : l - P) * M / P;
     }
-    const double d = hypot(fx, fy);
-    double g;
+    const double d2 = fx * fx + fy * fy;
+    float g;
     switch (kind) {
-      case K_LOW: g = lowpass(shape, order, d, fv.v[0]); break;
-      case K_HIGH: g = 1 - lowpass(shape, order, d, fv.v[0]); break;
-      case K_BANDREJECT: g = bandreject(shape, order, d, fv.v[0], fv.v[1]); break;
-      case K_BANDPASS: g = 1 - bandreject(shape, order, d, fv.v[0], fv.v[1]); break;
+      case K_LOW: g = lowpass(shape, order, d2, fv.v[0]); break;
+      case K_HIGH: g = 1.f - lowpass(shape, order, d2, fv.v[0]); break;
+      case K_BANDREJECT: g = bandreject(shape, order, d2, fv.v[0], fv.v[1]); break;
+      case K_BANDPASS: g = 1.f - bandreject(shape, order, d2, fv.v[0], fv.v[1]); break;
       default:
-        g = 1;
+        g = 1.f;
         for (int i = 0; i < nnotch; i++) {
           const double u = fv.v[2 + 3 * i], v = fv.v[3 + 3 * i], r = fv.v[4 + 3 * i];
-          g *= 1 - lowpass(shape, order, hypot(fx - u, fy - v), r);
-          g *= 1 - lowpass(shape, order, hypot(fx + u, fy + v), r);
+          const double a = fx - u, b = fy - v, c = fx + u, e = fy + v;
+          g *= 1.f - lowpass(shape, order, a * a + b * b, r);
+          g *= 1.f - lowpass(shape, order, c * c + e * e, r);
         }
-        if (kind == K_NOTCHPASS) g = 1 - g;
+        if (kind == K_NOTCHPASS) g = 1.f - g;
     }
-    const float s = (float)(g * scale);
+    const float s = g * (float)scale;
     float2& e = h[(size_t)l * hn + k];
     e.x *= s;
     e.y *= s;
