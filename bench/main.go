@@ -261,7 +261,8 @@ func randomImage(dev *gpuimage.Device, w, h int, mt gpuimage.MatType) (*gpuimage
 
 // FFT cases: the forward DFT (with cuFFT's own R2C time beside it on CUDA), the
 // Gaussian low-pass filter call, and direct against frequency-domain convolution
-// for growing kernels (the crossover convolve's large-kernel route uses).
+// for growing kernels (the crossover convolve's large-kernel route uses; run the
+// bench with GPUIMG_CONV_FFT=off so that "conv direct" stays direct).
 func init() {
 	cases = append(cases,
 		benchCase{"dft forward CCS", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
@@ -287,12 +288,20 @@ func init() {
 			}
 		}
 		b, c := convolve.BorderReplicate, image.Pt(-1, -1)
+		fits := func(run func(t *Timer, w, h int) ([]Row, error)) func(t *Timer, w, h int) ([]Row, error) {
+			return func(t *Timer, w, h int) ([]Row, error) {
+				if n > w && n > h { // a kernel larger than the image is an error
+					return nil, nil
+				}
+				return run(t, w, h)
+			}
+		}
 		cases = append(cases,
-			benchCase{fmt.Sprintf("conv direct %dx%d", n, n), unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			benchCase{fmt.Sprintf("conv direct %dx%d", n, n), fits(unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 				return convolve.Filter2D(src, dst, convolve.SameDepth, k, c, 0, b, on)
-			})},
-			benchCase{fmt.Sprintf("conv fft %dx%d", n, n), unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			}))},
+			benchCase{fmt.Sprintf("conv fft %dx%d", n, n), fits(unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 				return fftfilter.Convolve(src, dst, -1, k, c, 0, b, on)
-			})})
+			}))})
 	}
 }

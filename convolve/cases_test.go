@@ -183,7 +183,7 @@ func tolerance(c filterCase, dd gpuimage.Depth, inMax float64) (abs, rel float64
 	if dd != gpuimage.Depth32F {
 		return 1, 0
 	}
-	if c.kw*c.kh >= convolve.FFTMinArea() || max(c.kw, c.kh) > 63 {
+	if c.kw*c.kh >= convolve.FFTMinArea() || max(c.kw, c.kh) > 31 {
 		// Through the frequency domain on CUDA: float32 transform error scales with
 		// the image's magnitude, not each output's.
 		return 1e-5*c.sumAbs*inMax + 1e-6, 1e-5

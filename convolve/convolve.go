@@ -357,9 +357,17 @@ func outDepth(sd core.Depth, dd gpuimage.Depth) (core.Depth, error) {
 }
 
 // fftMinArea is the smallest 2-D kernel (in taps) that the CUDA device filters
-// through the frequency domain (fftfilter.Convolve) rather than directly: the
-// crossover measured at 3840x2160 on an H100 (bench cases "conv direct/fft").
-var fftMinArea = envInt("GPUIMG_CONV_FFT_MIN_AREA", 33*33)
+// through the frequency domain (fftfilter.Convolve) rather than directly. Measured
+// at 3840x2160 on an H100 (bench cases "conv direct/fft"), the unrolled kernels win
+// up to 31x31 (426 µs against 557) and the FFT wins from there on: the generic direct
+// kernel takes 17 ms at 41x41 where the FFT takes 539 µs. So every kernel too large
+// for the unrolled ones (over 31 taps either way) goes through the FFT, and this
+// area threshold (GPUIMG_CONV_FFT_MIN_AREA) only moves the crossover down.
+// GPUIMG_CONV_FFT=off turns the route off (the bench measures the direct kernels so).
+var (
+	fftMinArea = envInt("GPUIMG_CONV_FFT_MIN_AREA", 32*32)
+	fftOff     = os.Getenv("GPUIMG_CONV_FFT") == "off"
+)
 
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
@@ -369,16 +377,16 @@ func envInt(name string, def int) int {
 }
 
 // fftRoute reports whether the plan runs faster through the frequency domain: on
-// the CUDA device, for 2-D kernels from fftMinArea taps and separable ones too long
-// for the tiled kernel.
+// the CUDA device, for 2-D kernels from fftMinArea taps or over 31 taps either way,
+// and separable ones too long for the tiled kernel.
 func (p *plan) fftRoute(s *core.State) bool {
-	if s.Dev.IsCPU() {
+	if s.Dev.IsCPU() || fftOff {
 		return false
 	}
 	if p.sep {
 		return max(p.kw, p.kh) > sepMax
 	}
-	return p.kw*p.kh >= fftMinArea
+	return p.kw*p.kh >= fftMinArea || bucket(convSizes, max(p.kw, p.kh)) == 0
 }
 
 // run checks the images and the border, allocates dst and filters.

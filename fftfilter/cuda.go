@@ -167,6 +167,21 @@ func (g geom) layout(s side, esz, n int) cufft.Layout {
 	if s.step == esz && (s.line == esz*n || (!g.twoD && g.lines == 1)) {
 		return cufft.Layout{}
 	}
+	return g.advanced(s, esz, n)
+}
+
+// layouts returns the layouts of a transform's two sides: basic only when both can
+// be (cuFFT takes the basic layout on both sides or on neither).
+func (g geom) layouts(in side, inSize, inN int, out side, outSize, outN int) (cufft.Layout, cufft.Layout) {
+	li, lo := g.layout(in, inSize, inN), g.layout(out, outSize, outN)
+	if (li.Embed == nil) != (lo.Embed == nil) {
+		li, lo = g.advanced(in, inSize, inN), g.advanced(out, outSize, outN)
+	}
+	return li, lo
+}
+
+// advanced is the cuFFT advanced layout of a side.
+func (g geom) advanced(s side, esz, n int) cufft.Layout {
 	if g.twoD {
 		return cufft.Layout{Embed: []int{g.lines, s.line / esz}, Stride: s.step / esz, Dist: g.lines * s.line / esz}
 	}
@@ -244,7 +259,8 @@ func (f *fft) rfft(g geom, in side, out uintptr) error {
 		return f.copyElems(g, half, in, 4)
 	}
 	n, batch := g.dims()
-	p, err := getPlan(f.b, f.str, cufft.R2C, n, g.layout(in, 4, g.n), g.layout(half, 8, g.half()), batch)
+	li, lo := g.layouts(in, 4, g.n, half, 8, g.half())
+	p, err := getPlan(f.b, f.str, cufft.R2C, n, li, lo, batch)
 	if err != nil {
 		return err
 	}
@@ -258,7 +274,8 @@ func (f *fft) irfft(g geom, in uintptr, out side) error {
 		return f.copyElems(g, out, half, 4)
 	}
 	n, batch := g.dims()
-	p, err := getPlan(f.b, f.str, cufft.C2R, n, g.layout(half, 8, g.half()), g.layout(out, 4, g.n), batch)
+	li, lo := g.layouts(half, 8, g.half(), out, 4, g.n)
+	p, err := getPlan(f.b, f.str, cufft.C2R, n, li, lo, batch)
 	if err != nil {
 		return err
 	}
@@ -271,7 +288,8 @@ func (f *fft) cfft(g geom, in, out side, dir int) error {
 		return f.copyElems(g, out, in, 8)
 	}
 	n, batch := g.dims()
-	p, err := getPlan(f.b, f.str, cufft.C2C, n, g.layout(in, 8, g.n), g.layout(out, 8, g.n), batch)
+	li, lo := g.layouts(in, 8, g.n, out, 8, g.n)
+	p, err := getPlan(f.b, f.str, cufft.C2C, n, li, lo, batch)
 	if err != nil {
 		return err
 	}
@@ -317,7 +335,10 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		if err := f.rfft(g, src, h); err != nil {
 			return err
 		}
-		return f.launch("gi_fft_pack", g.n, g.lines, h, g.lines, g.n, b2i(g.twoD), dst.ptr, dst.line, dst.step, j.scale, b2i(j.cout))
+		if j.cout {
+			return f.launch("gi_fft_pack_full", g.n, g.lines, h, g.lines, g.n, b2i(g.twoD), dst.ptr, dst.line, dst.step, j.scale)
+		}
+		return f.launch("gi_fft_pack_ccs", g.half(), g.lines, h, g.lines, g.n, b2i(g.twoD), dst.ptr, dst.line, dst.step, j.scale)
 	case j.cin && j.cout:
 		dir := cufft.Forward
 		if j.inverse {
@@ -382,12 +403,18 @@ func cudaPolar(str core.Stream, d, x, y *core.State, mode int) error {
 }
 
 // filterParams packs a Filter for gi_fft_mask: kind, shape, order, notch count,
-// then cutoff, width and each notch's (u, v, radius).
+// then cutoff, width, 1/cutoff² and each notch's (u, v, radius, 1/radius²).
 func filterParams(fl *Filter) (ints [4]int, vals []float64) {
-	vals = make([]float64, 2+3*MaxNotches)
-	vals[0], vals[1] = fl.Cutoff, fl.Width
+	inv := func(r float64) float64 {
+		if r == 0 {
+			return 0
+		}
+		return 1 / (r * r)
+	}
+	vals = make([]float64, 4+4*MaxNotches)
+	vals[0], vals[1], vals[2] = fl.Cutoff, fl.Width, inv(fl.Cutoff)
 	for i, n := range fl.Notches {
-		vals[2+3*i], vals[3+3*i], vals[4+3*i] = n.U, n.V, n.Radius
+		copy(vals[4+4*i:], []float64{n.U, n.V, n.Radius, inv(n.Radius)})
 	}
 	return [4]int{int(fl.Kind), int(fl.Shape), fl.Order, len(fl.Notches)}, vals
 }
@@ -485,8 +512,9 @@ func cudaFilter(str core.Stream, j *filterJob) error {
 			m := sideOf(g, j.mask)
 			err = f.launch("gi_fft_mulmask", g.half(), g.lines, h, g.lines, g.n, m.ptr, m.line, m.step, float32(j.scale()))
 		default:
-			err = f.launch("gi_fft_mask", g.half(), g.lines, h, g.lines, g.n, b2i[g.trans], j.p, j.q, s.Rows, s.Cols,
-				ints[0], ints[1], ints[2], ints[3], j.scale(), vals)
+			sx, sy := j.freqScale()
+			err = f.launch("gi_fft_mask", g.half(), g.lines, h, g.lines, g.n, b2i[g.trans], j.p,
+				ints[0], ints[1], ints[2], ints[3], sx, sy, j.scale(), vals)
 		}
 		if err != nil {
 			return err

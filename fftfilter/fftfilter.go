@@ -20,6 +20,7 @@ package fftfilter
 import (
 	"errors"
 	"fmt"
+	"image"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -329,4 +330,34 @@ func polar(x, y, dst *gpuimage.Image, mode int, opts []gpuimage.Option) error {
 		}
 		return cudaPolar(str, d, sx, sy, mode)
 	})
+}
+
+// PadToOptimal copies src into the top-left corner of dst, GetOptimalDFTSize(rows)
+// x GetOptimalDFTSize(cols) of src's type, and zeros the rest (OpenCV's
+// copyMakeBorder with BORDER_CONSTANT, as its DFT examples pad). Crop a result
+// back with Region(image.Rect(0, 0, cols, rows)).
+func PadToOptimal(src, dst *gpuimage.Image, opts ...gpuimage.Option) error {
+	s := core.StateOf(src)
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("fftfilter.PadToOptimal: %w", err)
+	}
+	if src == dst || (core.StateOf(dst) != nil && core.StateOf(dst).Buf == s.Buf) {
+		return fmt.Errorf("fftfilter.PadToOptimal: dst must not share src's memory")
+	}
+	p, q := GetOptimalDFTSize(s.Rows), GetOptimalDFTSize(s.Cols)
+	err := core.StateOf(dst).Create(s.Dev, p, q, s.Depth, s.Chans)
+	if err == nil {
+		err = dst.SetTo(gpuimage.Scalar{}, opts...)
+	}
+	if err == nil {
+		var corner *gpuimage.Image
+		if corner, err = dst.Region(image.Rect(0, 0, s.Cols, s.Rows)); err == nil {
+			err = src.CopyTo(corner, opts...)
+			corner.Close()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("fftfilter.PadToOptimal: %w", err)
+	}
+	return nil
 }

@@ -169,3 +169,24 @@ func TestInPlace(t *testing.T) {
 	}
 	tu.Check(t, "DFT in place", gpuimage.Depth32F, tu.Bytes(t, img), tu.Bytes(t, want))
 }
+
+func TestPadToOptimal(t *testing.T) {
+	src, err := gpuimage.NewFromData(gpuimage.CPU(), 2, 7, gpuimage.CV8UC1, []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst := &gpuimage.Image{}
+	defer dst.Close()
+	if err := fftfilter.PadToOptimal(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := gpuimage.ToData[uint8](dst)
+	want := []uint8{1, 2, 3, 4, 5, 6, 7, 0, 8, 9, 10, 11, 12, 13, 14, 0}
+	if dst.Rows() != 2 || dst.Cols() != 8 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("padded to %dx%d: %v, want 2x8 %v", dst.Rows(), dst.Cols(), got, want)
+	}
+	if err := fftfilter.PadToOptimal(src, src); err == nil {
+		t.Error("padding into src: no error")
+	}
+}

@@ -137,10 +137,14 @@ func bandReject(s Shape, n int, d2, c0, w float64) float64 {
 	return 1 - math.Exp(-den*den/(d2*w*w)) // 1-exp(-((D²-C0²)/(D W))²)
 }
 
+// sq is x*x, rounded before any addition (no fused multiply-add), as the kernel's
+// __dmul_rn.
+func sq(x float64) float64 { return float64(x * x) }
+
 // Response is the filter's gain at horizontal frequency fx and vertical frequency
 // fy (cycles per image).
 func (f *Filter) Response(fx, fy float64) float64 {
-	d2 := fx*fx + fy*fy
+	d2 := sq(fx) + sq(fy)
 	switch f.Kind {
 	case LowPassKind:
 		return lowPass(f.Shape, f.Order, d2, f.Cutoff)
@@ -153,9 +157,8 @@ func (f *Filter) Response(fx, fy float64) float64 {
 	}
 	h := 1.0
 	for _, nt := range f.Notches {
-		a, b, c, e := fx-nt.U, fy-nt.V, fx+nt.U, fy+nt.V
-		h *= 1 - lowPass(f.Shape, f.Order, a*a+b*b, nt.Radius)
-		h *= 1 - lowPass(f.Shape, f.Order, c*c+e*e, nt.Radius)
+		h *= 1 - lowPass(f.Shape, f.Order, sq(fx-nt.U)+sq(fy-nt.V), nt.Radius)
+		h *= 1 - lowPass(f.Shape, f.Order, sq(fx+nt.U)+sq(fy+nt.V), nt.Radius)
 	}
 	if f.Kind == NotchPassKind {
 		return 1 - h
@@ -245,10 +248,17 @@ func (j *filterJob) freq(i, k int) (fx, fy float64) {
 		}
 		return i - n
 	}
+	sx, sy := j.freqScale()
 	if j.g.trans { // one line down a column: k is the vertical frequency
-		return 0, float64(signed(k, j.p)) * float64(j.src.Rows) / float64(j.p)
+		return 0, float64(signed(k, j.p)) * sy
 	}
-	return float64(k) * float64(j.src.Cols) / float64(j.q), float64(signed(i, j.p)) * float64(j.src.Rows) / float64(j.p)
+	return float64(k) * sx, float64(signed(i, j.p)) * sy
+}
+
+// freqScale is the size of one frequency step of the padded transform in cycles per
+// image, across and down.
+func (j *filterJob) freqScale() (sx, sy float64) {
+	return float64(j.src.Cols) / float64(j.q), float64(j.src.Rows) / float64(j.p)
 }
 
 func maskFilter(src, dst *gpuimage.Image, f *Filter, mask *gpuimage.Image, opts []gpuimage.Option) error {

@@ -30,34 +30,46 @@ __device__ __forceinline__ float ccs1d(H h, int j) {
   return (j & 1) ? h((j + 1) >> 1).x : h(j >> 1).y;
 }
 
-// gi_fft_pack writes a half spectrum as OpenCV's CCS (full = 0) or as the whole
-// complex spectrum (full = 1), times scale.
-extern "C" __global__ void gi_fft_pack(const float2* h, int lines, int n, int twoD, char* dst, int dline,
-                                       int dstep, float scale, int full) {
+// gi_fft_pack_full writes the whole complex spectrum from a half one (conjugate
+// symmetry fills the rest), times scale; one thread per element.
+extern "C" __global__ void gi_fft_pack_full(const float2* h, int lines, int n, int twoD, char* dst, int dline,
+                                            int dstep, float scale) {
   const int hn = n / 2 + 1;
   FFT_LOOP(n) {
-    if (full) {
-      float2 v;
-      if (k <= n / 2) {
-        v = h[(size_t)l * hn + k];
-      } else {
-        const int ml = twoD ? (lines - l) % lines : l;
-        v = h[(size_t)ml * hn + (n - k)];
-        v.y = -v.y;
-      }
-      float* p = &at(dst, dline, dstep, l, k);
-      p[0] = v.x * scale;
-      p[1] = v.y * scale;
+    float2 v;
+    if (k <= n / 2) {
+      v = h[(size_t)l * hn + k];
+    } else {
+      const int ml = twoD ? (lines - l) % lines : l;
+      v = h[(size_t)ml * hn + (n - k)];
+      v.y = -v.y;
+    }
+    float* p = &at(dst, dline, dstep, l, k);
+    p[0] = v.x * scale;
+    p[1] = v.y * scale;
+  }
+}
+
+// gi_fft_pack_ccs writes a half spectrum in OpenCV's CCS layout, times scale: one
+// thread per half-spectrum element j, which writes its (Re, Im) pair at 2j-1, 2j;
+// the real-only first (and, for even n, last) elements are packed down their
+// columns in a 2-D transform (ccs1d), else along the line.
+extern "C" __global__ void gi_fft_pack_ccs(const float2* h, int lines, int n, int twoD, char* dst, int dline,
+                                           int dstep, float scale) {
+  const int hn = n / 2 + 1;
+  FFT_LOOP(hn) {
+    const bool last = (n & 1) == 0 && k == n / 2;
+    if (k != 0 && !last) {
+      const float2 v = h[(size_t)l * hn + k];
+      at(dst, dline, dstep, l, 2 * k - 1) = v.x * scale;
+      at(dst, dline, dstep, l, 2 * k) = v.y * scale;
       continue;
     }
+    const int j = k == 0 ? 0 : n - 1;
     float v;
-    if (twoD && (k == 0 || ((n & 1) == 0 && k == n - 1))) {
-      const int c = k == 0 ? 0 : n / 2;
-      v = ccs1d([&](int i) { return h[(size_t)i * hn + c]; }, l);
-    } else {
-      v = ccs1d([&](int i) { return h[(size_t)l * hn + i]; }, k);
-    }
-    at(dst, dline, dstep, l, k) = v * scale;
+    if (twoD) v = ccs1d([&](int i) { return h[(size_t)i * hn + k]; }, l);
+    else v = h[(size_t)l * hn + k].x;
+    at(dst, dline, dstep, l, j) = v * scale;
   }
 }
 
@@ -219,17 +231,23 @@ extern "C" __global__ void gi_fft_taps(float* plane, int Q, int kw, int first, i
 }
 
 struct FilterVals {
-  double v[2 + 3 * 16];  // cutoff, width, then (u, v, radius) per notch; fftfilter.filterParams
+  // cutoff, width, 1/cutoff², unused, then (u, v, radius, 1/radius²) per notch:
+  // fftfilter.filterParams.
+  double v[4 + 4 * 16];
 };
 
 enum { K_LOW, K_HIGH, K_BANDPASS, K_BANDREJECT, K_NOTCHREJECT, K_NOTCHPASS };
 enum { S_IDEAL, S_BUTTERWORTH, S_GAUSSIAN };
 
-// The responses of fftfilter.lowPass and bandReject from squared distances (in
-// double, exact for the ideal filters' edges) with the transcendental part in float.
-__device__ __forceinline__ float lowpass(int shape, int n, double d2, double d0) {
-  if (shape == S_IDEAL) return d2 <= d0 * d0 ? 1.f : 0.f;
-  const float r = (float)(d2 / (d0 * d0));  // (D/D0)^2
+// sq is x*x rounded on its own (no fused multiply-add), as fftfilter.sq.
+__device__ __forceinline__ double sq(double x) { return __dmul_rn(x, x); }
+
+// The responses of fftfilter.lowPass and bandReject from squared distances: the
+// ideal filters' edges are decided in double exactly as there; the smooth shapes
+// are computed in float, which is all the spectrum's precision needs.
+__device__ __forceinline__ float lowpass(int shape, int n, double d2, double d0, double inv) {
+  if (shape == S_IDEAL) return d2 <= sq(d0) ? 1.f : 0.f;
+  const float r = (float)d2 * (float)inv;  // (D/D0)^2
   if (shape == S_BUTTERWORTH) return 1.f / (1.f + powf(r, (float)n));
   return expf(-0.5f * r);
 }
@@ -238,47 +256,46 @@ __device__ __forceinline__ float bandreject(int shape, int n, double d2, double 
     const double d = sqrt(d2);
     return (d >= c0 - w / 2 && d <= c0 + w / 2) ? 0.f : 1.f;
   }
-  const double den = d2 - c0 * c0;
+  const float den = (float)(d2 - sq(c0)), fw2 = (float)(w * w), fd2 = (float)d2;
   if (shape == S_BUTTERWORTH) {
-    if (den == 0) return 0.f;
-    const float q = (float)(d2 * w * w / (den * den));  // (D W / (D^2 - C0^2))^2
-    return 1.f / (1.f + powf(q, (float)n));
+    if (den == 0.f) return 0.f;
+    return 1.f / (1.f + powf(fd2 * fw2 / (den * den), (float)n));  // (D W / (D^2 - C0^2))^2n
   }
-  if (d2 == 0) return 1.f;
-  const float q = (float)(den * den / (d2 * w * w));  // ((D^2 - C0^2) / (D W))^2
-  return 1.f - expf(-q);
+  if (fd2 == 0.f) return 1.f;
+  return 1.f - expf(-(den * den) / (fd2 * fw2));  // ((D^2 - C0^2) / (D W))^2
 }
 
-// gi_fft_mask multiplies a half spectrum of a P x Q plane (padded from M x N) by a
-// filter's response (fftfilter.Filter.Response) times scale.
-extern "C" __global__ void gi_fft_mask(float2* h, int lines, int n, int trans, int P, int Q, int M, int N, int kind,
-                                       int shape, int order, int nnotch, double scale, FilterVals fv) {
+// gi_fft_mask multiplies the half spectrum of a plane with P lines by a filter's
+// response (fftfilter.Filter.Response) times scale; sx and sy are one frequency
+// step across and down in cycles per image (fftfilter's freqScale).
+extern "C" __global__ void gi_fft_mask(float2* h, int lines, int n, int trans, int P, int kind, int shape, int order,
+                                       int nnotch, double sx, double sy, double scale, FilterVals fv) {
   const int hn = n / 2 + 1;
   FFT_LOOP(hn) {
     double fx, fy;
     if (trans) {
       fx = 0;
-      fy = (double)(k <= P / 2 ? k : k - P) * M / P;
+      fy = (double)(k <= P / 2 ? k : k - P) * sy;
     } else {
-      fx = (double)k * N / Q;
-      fy = (double)(l <= P / 2 ? l : l - P) * M / P;
+      fx = (double)k * sx;
+      fy = (double)(l <= P / 2 ? l : l - P) * sy;
     }
-    const double d2 = fx * fx + fy * fy;
+    const double d2 = __dadd_rn(sq(fx), sq(fy));
     float g;
     switch (kind) {
-      case K_LOW: g = lowpass(shape, order, d2, fv.v[0]); break;
-      case K_HIGH: g = 1.f - lowpass(shape, order, d2, fv.v[0]); break;
+      case K_LOW: g = lowpass(shape, order, d2, fv.v[0], fv.v[2]); break;
+      case K_HIGH: g = 1.f - lowpass(shape, order, d2, fv.v[0], fv.v[2]); break;
       case K_BANDREJECT: g = bandreject(shape, order, d2, fv.v[0], fv.v[1]); break;
       case K_BANDPASS: g = 1.f - bandreject(shape, order, d2, fv.v[0], fv.v[1]); break;
-      default:
-        g = 1.f;
+      default: {
+        double p = 1;  // in double: 1 - p for a notch pass keeps its small values exact
         for (int i = 0; i < nnotch; i++) {
-          const double u = fv.v[2 + 3 * i], v = fv.v[3 + 3 * i], r = fv.v[4 + 3 * i];
-          const double a = fx - u, b = fy - v, c = fx + u, e = fy + v;
-          g *= 1.f - lowpass(shape, order, a * a + b * b, r);
-          g *= 1.f - lowpass(shape, order, c * c + e * e, r);
+          const double* t = &fv.v[4 + 4 * i];
+          p *= 1.0 - lowpass(shape, order, __dadd_rn(sq(fx - t[0]), sq(fy - t[1])), t[2], t[3]);
+          p *= 1.0 - lowpass(shape, order, __dadd_rn(sq(fx + t[0]), sq(fy + t[1])), t[2], t[3]);
         }
-        if (kind == K_NOTCHPASS) g = 1.f - g;
+        g = (float)(kind == K_NOTCHPASS ? 1 - p : p);
+      }
     }
     const float s = g * (float)scale;
     float2& e = h[(size_t)l * hn + k];
