@@ -251,7 +251,12 @@ func (f *fft) copyElems(g geom, dst, src side, size int) error {
 
 // rfft transforms real lines at in to the packed half spectrum at out.
 func (f *fft) rfft(g geom, in side, out uintptr) error {
-	half := side{ptr: out, line: 8 * g.half(), step: 8}
+	return f.rfftTo(g, in, side{ptr: out, line: 8 * g.half(), step: 8})
+}
+
+// rfftTo transforms real lines at in to the half spectrum laid out as half says.
+func (f *fft) rfftTo(g geom, in side, half side) error {
+	out := half.ptr
 	if g.n == 1 {
 		if err := f.dev.Memset2D(&core.Buffer{Ptr: out, Dev: f.dev}, 0, 8, 8, g.lines, 0, f.str); err != nil {
 			return err
@@ -322,6 +327,46 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		return 0
 	}
 	switch {
+	case j.ccsInPlace() && j.dst.Lead == ccsLead && j.dst.Off == ccsLead && dst.line >= 4*g.n+2*ccsLead:
+		// cuFFT writes the half spectrum 4 bytes before each row (createCCS), which
+		// puts the interior columns where CCS wants them; then only the first and
+		// last columns are repacked.
+		if !src.aligned(4) {
+			if src, err = f.stage(g, src, 4); err != nil {
+				return err
+			}
+		}
+		if err := f.rfftTo(g, src, side{ptr: dst.ptr - ccsLead, line: dst.line, step: 8}); err != nil {
+			return err
+		}
+		if !g.twoD {
+			err = f.launch("gi_fft_ccs_fix1d", g.lines, 1, dst.ptr, dst.line, g.lines)
+		} else {
+			var tmp uintptr
+			if tmp, err = f.alloc(8 * 2 * (g.lines/2 + 1)); err != nil {
+				return err
+			}
+			err = f.launch("gi_fft_ccs_save", g.lines/2+1, 1, dst.ptr, dst.line, g.lines, g.n, tmp)
+			if err == nil {
+				err = f.launch("gi_fft_ccs_fill", g.lines, 1, dst.ptr, dst.line, g.lines, g.n, tmp)
+			}
+		}
+		if err != nil || j.scale == 1 {
+			return err
+		}
+		return f.launch("gi_fft_scale_real", g.n, g.lines, dst.ptr, dst.line, g.lines, g.n, j.scale)
+	case !j.cin && !j.inverse && j.cout && j.scale == 1 && g.n > 1:
+		// cuFFT writes the half spectrum into the left of dst; the right half is its
+		// mirror image.
+		if !src.aligned(4) {
+			if src, err = f.stage(g, src, 4); err != nil {
+				return err
+			}
+		}
+		if err := f.rfftTo(g, src, dst); err != nil {
+			return err
+		}
+		return f.launch("gi_fft_mirror", g.n-g.half(), g.lines, dst.ptr, dst.line, dst.step, g.lines, g.n, b2i(g.twoD))
 	case !j.cin && !j.inverse:
 		h, err := f.alloc(8 * g.lines * g.half())
 		if err != nil {

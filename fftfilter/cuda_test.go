@@ -80,6 +80,20 @@ func compare(t *testing.T, gpu *gpuimage.Device, name string, call func(dev int,
 		t.Fatalf("%s: CUDA type %v, CPU %v", name, got.Type(), want.Type())
 	}
 	check(tu.Bytes(t, got), tu.Bytes(t, want), want.Depth())
+	// Into an output the call allocates itself (which may be laid out its own way,
+	// as CCS spectra are), poisoned and then written again.
+	own := &gpuimage.Image{}
+	defer own.Close()
+	if err := call(1, own); err != nil {
+		t.Fatalf("%s on CUDA, new output: %v", name, err)
+	}
+	if err := own.SetTo(gpuimage.NewScalar(-1234.5, -1234.5, -1234.5, -1234.5)); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(1, own); err != nil {
+		t.Fatalf("%s on CUDA, own output: %v", name, err)
+	}
+	check(tu.Bytes(t, own), tu.Bytes(t, want), want.Depth())
 }
 
 func randFloats(r *rand.Rand, n int) []float64 {

@@ -173,7 +173,13 @@ func dft(src, dst *gpuimage.Image, flags Flags, opts []gpuimage.Option) error {
 		if j.cout {
 			cn = 2
 		}
-		if err := d.Create(s.Dev, s.Rows, s.Cols, core.Depth32F, cn); err != nil {
+		create := d.Create
+		if j.ccsInPlace() && !s.Dev.IsCPU() {
+			create = func(dev core.Backend, rows, cols int, depth core.Depth, cn int) error {
+				return createCCS(d, dev, rows, cols)
+			}
+		}
+		if err := create(s.Dev, s.Rows, s.Cols, core.Depth32F, cn); err != nil {
 			return err
 		}
 		j.src, j.dst = s, d
@@ -185,6 +191,40 @@ func dft(src, dst *gpuimage.Image, flags Flags, opts []gpuimage.Option) error {
 			return cudaDFT(str, j)
 		})
 	})
+}
+
+// ccsInPlace reports whether the job makes a CCS spectrum that cuFFT can write in
+// place (ccsLayout): a forward transform of real rows.
+func (j *dftJob) ccsInPlace() bool {
+	return !j.inverse && !j.cin && !j.cout && !j.g.trans && j.g.n > 1
+}
+
+// ccsLead is the Lead of a CCS spectrum laid out for cuFFT (see createCCS).
+const ccsLead = 4
+
+// createCCS makes d a rows x cols 32FC1 image for a CCS spectrum, as Create does
+// (keeping memory of the right size and type), except that a new one is laid out
+// so that cuFFT can write the half spectrum straight into it: each row starts 4
+// bytes past an 8-byte boundary, so the complex values of the interior columns,
+// which CCS keeps at odd float offsets, are aligned; and the pitch leaves a float
+// before and after each row for the two values CCS drops.
+func createCCS(d *core.State, dev core.Backend, rows, cols int) error {
+	if d.Buf != nil && d.Rows == rows && d.Cols == cols && d.Depth == core.Depth32F && d.Chans == 1 {
+		return d.CheckDst(dev)
+	}
+	if err := d.CheckDst(dev); err != nil {
+		return err
+	}
+	d.Release()
+	a := dev.PitchAlign()
+	lay := core.Layout{Rows: rows, Cols: cols, Depth: core.Depth32F, Chans: 1, WholeRows: rows, WholeCols: cols,
+		Pitch: (4*cols + 2*ccsLead + a - 1) / a * a, Off: ccsLead, Lead: ccsLead}
+	buf, err := dev.Alloc(lay.Pitch*rows + 2*ccsLead)
+	if err != nil {
+		return err
+	}
+	d.Dev, d.Buf, d.Layout = dev, buf, lay
+	return nil
 }
 
 // intoNew calls fn with dst's state, or with a temporary image when dst shares src's

@@ -18,6 +18,8 @@ archs=(-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
        -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89
        -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90)
 srcs=$(ls *.cu | sort)
+# Hashed before compiling, so that a source edited during the build shows as stale.
+sum=$(sha256sum $(ls *.cu *.cuh | sort) | sha256sum | cut -d' ' -f1)
 # One translation unit, so one module holds every kernel.
 unit=$(mktemp --suffix=.cu); trap 'rm -f "$unit"; [ -n "${tmp:-}" ] && rm -rf "$tmp"' EXIT
 for f in $srcs; do echo "#include \"$PWD/$f\""; done >"$unit"
@@ -29,7 +31,6 @@ if grep -qiE 'spill|lmem|warning' "$log"; then
   exit 1
 fi
 rm -f "$log"
-sum=$(sha256sum $(ls *.cu *.cuh | sort) | sha256sum | cut -d' ' -f1)
 if [ $check = 1 ]; then
   if [ "$sum" != "$(cat sources.sha256)" ]; then
     echo "kernels: sources changed since gpuimg.fatbin was built: run 'go generate ./kernels'" >&2

@@ -50,6 +50,20 @@ extern "C" __global__ void gi_fft_pack_full(const float2* h, int lines, int n, i
   }
 }
 
+// gi_fft_mirror completes a whole complex spectrum whose columns 0..n/2 hold the
+// half spectrum: element k > n/2 is the conjugate of its mirror image. Reads and
+// writes do not overlap. One thread per element of the right part.
+extern "C" __global__ void gi_fft_mirror(char* d, int line, int step, int lines, int n, int twoD) {
+  const int hn = n / 2 + 1;
+  FFT_LOOP(n - hn) {
+    const int kk = hn + k, ml = twoD ? (lines - l) % lines : l;
+    const float* s = &at(d, line, step, ml, n - kk);
+    float* p = &at(d, line, step, l, kk);
+    p[0] = s[0];
+    p[1] = -s[1];
+  }
+}
+
 // gi_fft_pack_ccs writes a half spectrum in OpenCV's CCS layout, times scale: one
 // thread per half-spectrum element j, which writes its (Re, Im) pair at 2j-1, 2j;
 // the real-only first (and, for even n, last) elements are packed down their
@@ -71,6 +85,43 @@ extern "C" __global__ void gi_fft_pack_ccs(const float2* h, int lines, int n, in
     else v = h[(size_t)l * hn + k].x;
     at(dst, dline, dstep, l, j) = v * scale;
   }
+}
+
+// CCS spectra written in place by cuFFT (fftfilter.createCCS): row l holds the
+// half spectrum from 4 bytes before its start, so H[l][k] = (row[2k-1], row[2k]);
+// H[l][0] begins at row[-1] and, for even n, H[l][n/2] ends at row[n].
+
+// gi_fft_ccs_fix1d: for 1-D lines only the first value moves (Re H0 to row[0]).
+extern "C" __global__ void gi_fft_ccs_fix1d(char* dst, int pitch, int lines) {
+  const int l = blockIdx.x * blockDim.x + threadIdx.x;
+  if (l >= lines) return;
+  float* r = reinterpret_cast<float*>(dst + (size_t)l * pitch);
+  r[0] = r[-1];
+}
+
+// gi_fft_ccs_save copies the real-symmetric columns H[i][0] and (even n) H[i][n/2],
+// i <= lines/2, to tmp (lines/2+1 of each), before gi_fft_ccs_fill packs them.
+extern "C" __global__ void gi_fft_ccs_save(const char* dst, int pitch, int lines, int n, float2* tmp) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, m = lines / 2 + 1;
+  if (i >= m) return;
+  const float* r = reinterpret_cast<const float*>(dst + (size_t)i * pitch);
+  tmp[i] = make_float2(r[-1], r[0]);
+  if ((n & 1) == 0) tmp[m + i] = make_float2(r[n - 1], r[n]);
+}
+
+// gi_fft_ccs_fill writes the first (and, for even n, last) column of a 2-D CCS
+// spectrum from the columns gi_fft_ccs_save kept.
+extern "C" __global__ void gi_fft_ccs_fill(char* dst, int pitch, int lines, int n, const float2* tmp) {
+  const int l = blockIdx.x * blockDim.x + threadIdx.x, m = lines / 2 + 1;
+  if (l >= lines) return;
+  float* r = reinterpret_cast<float*>(dst + (size_t)l * pitch);
+  r[0] = ccs1d([&](int i) { return tmp[i]; }, l);
+  if ((n & 1) == 0) r[n - 1] = ccs1d([&](int i) { return tmp[m + i]; }, l);
+}
+
+// gi_fft_scale_real multiplies n floats of each line by scale.
+extern "C" __global__ void gi_fft_scale_real(char* p, int pitch, int lines, int n, float scale) {
+  FFT_LOOP(n) { row<f32>(p, pitch, l)[k] *= scale; }
 }
 
 // unpack1 is element j of the half line packed CCS-style in a line of n (at(i)).

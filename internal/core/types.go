@@ -62,15 +62,21 @@ type Layout struct {
 	// WholeRows and WholeCols are the size of the image this one is a view of (its
 	// own size when it is not a view), as OpenCV's Mat::locateROI reports.
 	WholeRows, WholeCols int
+
+	// Lead is the number of bytes before the whole image's pixel (0,0) that belong
+	// to no pixel (fftfilter lays CCS spectra out so that cuFFT can write them in
+	// place); Ofs does not count them.
+	Lead int
 }
 
 // Ofs is the position of pixel (0,0) in the whole image (OpenCV's locateROI ofs):
-// the whole image starts at the beginning of the buffer.
+// the whole image starts Lead bytes into the buffer.
 func (l Layout) Ofs() (x, y int) {
 	if l.Pitch == 0 || l.ElemSize() == 0 {
 		return 0, 0
 	}
-	return l.Off % l.Pitch / l.ElemSize(), l.Off / l.Pitch
+	off := l.Off - l.Lead
+	return off % l.Pitch / l.ElemSize(), off / l.Pitch
 }
 
 // ElemSize is the size in bytes of one pixel.
