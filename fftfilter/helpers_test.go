@@ -27,6 +27,16 @@ func encode(v []float64) []byte {
 // the largest value: |got-want| <= rel*|want| + floor*max|want|.
 func closeEnough(t *testing.T, what string, got, want []byte, rel, floor float64) {
 	t.Helper()
+	mx := 0.0
+	for _, v := range floats(want) {
+		mx = math.Max(mx, math.Abs(v))
+	}
+	closeAbs(t, what, got, want, rel, floor*mx)
+}
+
+// closeAbs compares floats within rel*|want| + abs.
+func closeAbs(t *testing.T, what string, got, want []byte, rel, abs float64) {
+	t.Helper()
 	g, w := floats(got), floats(want)
 	if len(g) != len(w) {
 		t.Fatalf("%s: %d values, want %d", what, len(g), len(w))
@@ -38,7 +48,7 @@ func closeEnough(t *testing.T, what string, got, want []byte, rel, floor float64
 	bad, worst, first := 0, 0.0, ""
 	for i := range g {
 		d := math.Abs(g[i] - w[i])
-		if !(d <= rel*math.Abs(w[i])+floor*mx) {
+		if !(d <= rel*math.Abs(w[i])+abs) {
 			if bad == 0 {
 				first = fmt.Sprintf("element %d: got %v, want %v", i, g[i], w[i])
 			}
