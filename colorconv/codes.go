@@ -1,6 +1,9 @@
 package colorconv
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Code is a colour conversion, numbered as OpenCV's COLOR_* constants and named as
 // gocv's ColorConversionCode values, so colorconv.Code(gocv.ColorBGRToGray) works.
@@ -174,4 +177,16 @@ func (c Code) String() string {
 		return s.name
 	}
 	return fmt.Sprintf("Code(%d)", int(c))
+}
+
+// ParseCode returns the code named name, as String names codes ("BGR2Lab"), with or
+// without OpenCV's "COLOR_" prefix, in any letter case.
+func ParseCode(name string) (Code, error) {
+	n := strings.TrimPrefix(strings.ToUpper(name), "COLOR_")
+	for _, c := range Codes() {
+		if strings.ToUpper(specs[c].name) == n {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("colorconv: unknown colour conversion %q (for example BGR2GRAY, BGR2Lab, HSV2BGR)", name)
 }

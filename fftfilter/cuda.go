@@ -622,3 +622,7 @@ func cudaSpectrum(str core.Stream, j *filterJob) error {
 	d := sideOf(g, j.dst)
 	return f.launch("gi_fft_norm8u", g.n, g.lines, plane, g.lines, g.n, mm, d.ptr, d.line, d.step)
 }
+
+// CUFFTVersion loads cuFFT (as the first transform on a CUDA device does) and
+// returns the library's file name and version, such as 11206 for CUDA 13's.
+func CUFFTVersion() (lib string, version int, err error) { return cufft.Load() }

@@ -19,3 +19,6 @@ func cudaSpectrum(core.Stream, *filterJob) error                              { 
 
 // FreePlans frees every cached cuFFT plan (there are none without CUDA).
 func FreePlans() error { return nil }
+
+// CUFFTVersion reports that this build has no CUDA (so no cuFFT).
+func CUFFTVersion() (lib string, version int, err error) { return "", 0, errNoCUDA }

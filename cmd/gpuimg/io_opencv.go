@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"gocv.io/x/gocv"
 
@@ -13,26 +14,35 @@ import (
 
 const ioName = "OpenCV " + "(gocv)"
 
-// readImage reads any format OpenCV reads, keeping its depth and channels.
-func readImage(dev *gpuimage.Device, path string) (*gpuimage.Image, error) {
+// writable are the extensions OpenCV's imwrite knows.
+var writable = []string{".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".dib", ".tif", ".tiff", ".webp", ".pbm", ".pgm",
+	".ppm", ".pxm", ".pnm", ".exr", ".hdr", ".pic", ".sr", ".ras", ".jp2"}
+
+// decode reads any format OpenCV reads, keeping its depth and channels (8- and
+// 16-bit, float TIFF and EXR), as packed rows.
+func decode(path string) (pixels, error) {
+	if _, err := os.Stat(path); err != nil { // before OpenCV, which would log a warning
+		return pixels{}, err
+	}
 	m := gocv.IMRead(path, gocv.IMReadUnchanged)
 	defer m.Close()
 	if m.Empty() {
-		return nil, fmt.Errorf("cannot read the image (missing, unreadable or not an image)")
+		return pixels{}, fmt.Errorf("cannot read the image (missing, unreadable, truncated or not an image)")
 	}
-	return gocvmat.Upload(dev, m)
+	b, err := gocvmat.Bytes(m)
+	return pixels{rows: m.Rows(), cols: m.Cols(), typ: gpuimage.MatType(m.Type()), data: b}, err
 }
 
-// writeImage writes through a temporary file renamed into place.
-func writeImage(im *gpuimage.Image, path string) error {
-	m, err := gocvmat.Download(im)
+// encode writes through a temporary file renamed into place.
+func encode(path string, p pixels) error {
+	m, err := gocv.NewMatFromBytes(p.rows, p.cols, gocv.MatType(p.typ), p.data)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
 	return atomicWrite(path, func(tmp string) error {
 		if !gocv.IMWrite(tmp, m) {
-			return fmt.Errorf("OpenCV could not write %v as this format", im.Type())
+			return fmt.Errorf("OpenCV cannot write %v images as %s", p.typ, extOf(path))
 		}
 		return nil
 	})

@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/disintegration/imaging"
 
@@ -13,21 +12,37 @@ import (
 
 const ioName = "pure Go (noopencv: PNG, JPEG, TIFF, BMP, GIF)"
 
-func readImage(dev *gpuimage.Device, path string) (*gpuimage.Image, error) {
+// writable are the extensions the pure-Go encoders write.
+var writable = []string{".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif"}
+
+// decode reads PNG, JPEG, TIFF, BMP or GIF as 8-bit BGR(A) or gray, or 16-bit for
+// 16-bit PNG and TIFF (gpuimage.FromImage's rules).
+func decode(path string) (pixels, error) {
 	img, err := imaging.Open(path)
 	if err != nil {
-		return nil, err
+		return pixels{}, err
 	}
-	return gpuimage.FromImage(dev, img)
+	im, err := gpuimage.FromImage(gpuimage.CPU(), img)
+	if err != nil {
+		return pixels{}, err
+	}
+	defer im.Close()
+	b := make([]byte, im.Rows()*im.Cols()*im.ElemSize())
+	err = im.Download(b)
+	return pixels{rows: im.Rows(), cols: im.Cols(), typ: im.Type(), data: b}, err
 }
 
-func writeImage(im *gpuimage.Image, path string) error {
-	if _, err := imaging.FormatFromFilename(path); err != nil {
-		return fmt.Errorf("%v (this build writes %s)", err, strings.TrimPrefix(ioName, "pure Go "))
-	}
-	img, err := im.ToImage()
+// encode writes 8- and 16-bit images with 1, 3 or 4 channels (gpuimage's ToImage)
+// through a temporary file renamed into place.
+func encode(path string, p pixels) error {
+	im, err := gpuimage.NewFromBytes(gpuimage.CPU(), p.rows, p.cols, p.typ, p.data)
 	if err != nil {
 		return err
+	}
+	defer im.Close()
+	img, err := im.ToImage()
+	if err != nil {
+		return fmt.Errorf("cannot write %v images as %s in this build: %v", p.typ, extOf(path), err)
 	}
 	return atomicWrite(path, func(tmp string) error {
 		return imaging.Save(img, tmp, imaging.JPEGQuality(95))

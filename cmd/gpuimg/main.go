@@ -1,7 +1,13 @@
-// Command gpuimg runs gpuimg's image operations from the shell.
+// Command gpuimg runs gpuimg's image operations from the shell: one operation per
+// subcommand, or a pipeline of steps that stay on the device between them, on one
+// image or a batch.
 //
 //	gpuimg info
-//	gpuimg convert IN -o OUT [-depth 8U|16U|16S|32F] [-alpha A] [-beta B] [-device cpu|cuda]
+//	gpuimg gaussian in.png -o out.png -ksize 5
+//	gpuimg run in.png -o out.png cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR
+//	gpuimg run photos/ -o out/ -ext jpg cvtcolor:BGR2GRAY lowpass:cutoff=40
+//
+// Exit status: 0 success, 1 an operation or a file failed, 2 usage error.
 //
 // Builds with the cuda tag end at start-up (exit status 1) on machines without an
 // NVIDIA driver and GPU: gorgonia.org/cu initialises CUDA before main runs.
@@ -16,6 +22,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/gpuimg/gpuimg/fftfilter"
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
@@ -28,15 +35,37 @@ const (
 
 var buildTags = []string{}
 
-const usage = `gpuimg: OpenCV-style image operations on the GPU (or the CPU).
+const usageHead = `gpuimg: OpenCV-style image operations on the GPU (or the CPU).
 
 Usage:
-  gpuimg info                      build, devices and memory
-  gpuimg convert IN -o OUT [flags] convert the pixel depth: saturate(pixel*alpha + beta)
-  gpuimg help [command]
+  gpuimg info                              build, devices, memory, driver and cuFFT
+  gpuimg OPERATION IN... -o OUT [flags]    one operation (flags named as OpenCV's parameters)
+  gpuimg run IN... -o OUT STEP [STEP...]   a pipeline, kept on the device between steps
+  gpuimg help [OPERATION|run]
 
+A step is OPERATION[:VALUE|:NAME=VALUE]...; bare values fill the parameters in order,
+e.g. cvtcolor:BGR2Lab gaussian:ksize=5:sigma=1.5 filter2d:kernel='0,-1,0;-1,5,-1;0,-1,0'.
+Several inputs, a directory or a quoted pattern make a batch written into the
+directory -o names, overlapped on streams, with a progress bar on a terminal.
+
+Operations:
+`
+
+const usageTail = `
+Common flags: -o OUT, -device cpu|cuda, -timing[=json], -jobs N, -ext FORMAT, -q.
+Exit status: 0 success, 1 a file or an operation failed, 2 usage error.
 Build: %s. %s
 `
+
+func usage() string {
+	var b strings.Builder
+	b.WriteString(usageHead)
+	for _, n := range opNames() {
+		fmt.Fprintf(&b, "  %-11s %s\n", n, ops[n].summary)
+	}
+	fmt.Fprintf(&b, usageTail, buildString(), cudaNote())
+	return b.String()
+}
 
 func cudaNote() string {
 	if gpuimage.CUDAEnabled {
@@ -49,23 +78,103 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintf(stderr, usage, buildString(), cudaNote())
+		fmt.Fprint(stderr, usage())
 		return exitUsage
 	}
-	switch args[0] {
-	case "help", "-h", "-help", "--help":
+	switch name := strings.ToLower(args[0]); {
+	case name == "help" || name == "-h" || name == "-help" || name == "--help":
 		if len(args) > 1 {
 			return run([]string{args[1], "-h"}, stdout, stderr)
 		}
-		fmt.Fprintf(stdout, usage, buildString(), cudaNote())
+		fmt.Fprint(stdout, usage())
 		return exitOK
-	case "info":
+	case name == "info":
 		return cmdInfo(args[1:], stdout, stderr)
-	case "convert":
-		return cmdConvert(args[1:], stdout, stderr)
+	case name == "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case ops[name] != nil:
+		return cmdOp(ops[name], args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "gpuimg: unknown command %q (see gpuimg help)\n", args[0])
 	return exitUsage
+}
+
+// commonFlags adds the flags every processing command takes.
+func commonFlags(fs *flag.FlagSet, o *runOpts) {
+	fs.StringVar(&o.out, "o", "", "output file, or directory for a batch (required)")
+	fs.StringVar(&o.device, "device", "", "cpu or cuda (default: cuda in CUDA builds with a GPU, else cpu)")
+	fs.Var(&o.timing, "timing", "print per-stage times (read, upload, each step, download, write); -timing=json for machines")
+	fs.IntVar(&o.jobs, "jobs", 0, "images processed at once in a batch (default: the number of CPUs)")
+	fs.StringVar(&o.ext, "ext", "", "output format for a batch, e.g. png (default: each input's)")
+	fs.BoolVar(&o.quiet, "q", false, "no progress bar or summary")
+}
+
+func cmdOp(op *opSpec, argv []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(op.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o runOpts
+	commonFlags(fs, &o)
+	vals := map[string]*string{}
+	for _, p := range op.params {
+		vals[p.name] = fs.String(p.name, p.def, p.doc)
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: gpuimg %s IN... -o OUT [flags]\n\n%s.\n\nFlags:\n", op.name, op.summary)
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\nExample:\n  %s\n", op.example)
+	}
+	words, err := splitArgs(fs, argv)
+	if err != nil {
+		return flagExit(err)
+	}
+	a := args{}
+	for k, v := range vals {
+		a[k] = *v
+	}
+	st, err := buildStep(op.name, op, a)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuimg %s: %v\n", op.name, err)
+		return exitUsage
+	}
+	return execute(op.name, words, []step{st}, o, stdout, stderr)
+}
+
+func cmdRun(argv []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o runOpts
+	commonFlags(fs, &o)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: gpuimg run IN... -o OUT STEP [STEP...] [flags]\n\n"+
+			"Runs the steps one after the other on the device, without copies to the host in between.\n"+
+			"A step is OPERATION[:VALUE|:NAME=VALUE]... (gpuimg help OPERATION lists its parameters).\n\nFlags:\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\nExamples:\n  gpuimg run in.png -o out.png cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR\n"+
+			"  gpuimg run 'shots/*.png' -o out/ -ext jpg cvtcolor:BGR2GRAY lowpass:cutoff=40 -timing\n")
+	}
+	words, err := splitArgs(fs, argv)
+	if err != nil {
+		return flagExit(err)
+	}
+	var inputs []string
+	var steps []step
+	for _, w := range words {
+		if !isStep(w) {
+			inputs = append(inputs, w)
+			continue
+		}
+		st, err := parseStep(w)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpuimg run: %v\n", err)
+			return exitUsage
+		}
+		steps = append(steps, st)
+	}
+	if len(steps) == 0 {
+		fmt.Fprintf(stderr, "gpuimg run: no steps (operations: %s)\n", strings.Join(opNames(), ", "))
+		return exitUsage
+	}
+	return execute("run", inputs, steps, o, stdout, stderr)
 }
 
 func buildString() string {
@@ -83,7 +192,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: gpuimg info\n\nPrints the build, the CUDA devices with their memory, and the CPU device.\n\nExample:\n  gpuimg info\n")
+		fmt.Fprintf(stderr, "Usage: gpuimg info\n\nPrints the build, the CUDA devices with their memory and driver, cuFFT, and the CPU device.\n\nExample:\n  gpuimg info\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
@@ -106,6 +215,13 @@ func cmdInfo(args []string, stdout, stderr io.Writer) int {
 			return exitFail
 		}
 		fmt.Fprintln(stdout, in)
+	}
+	if n > 0 {
+		if lib, v, err := fftfilter.CUFFTVersion(); err != nil {
+			fmt.Fprintf(stdout, "cuFFT: not available: %v\n", err)
+		} else {
+			fmt.Fprintf(stdout, "cuFFT: %s, version %d\n", lib, v)
+		}
 	}
 	in, _ := gpuimage.CPU().Info()
 	fmt.Fprintln(stdout, in)
@@ -154,54 +270,4 @@ func splitArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 	}
 	return pos, nil
-}
-
-func cmdConvert(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("o", "", "output file (required)")
-	depth := fs.String("depth", "8U", "output depth: 8U, 16U, 16S or 32F")
-	alpha := fs.Float64("alpha", 1, "scale")
-	beta := fs.Float64("beta", 0, "offset added after scaling")
-	dev := fs.String("device", "", "cpu or cuda (default: cuda in CUDA builds, else cpu)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: gpuimg convert IN -o OUT [flags]\n\nWrites saturate(pixel*alpha + beta) at the output depth, as OpenCV's convertTo.\n\nFlags:\n")
-		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nExample (brighten by 20%%, then write 16-bit):\n  gpuimg convert in.png -o out.png -depth 16U -alpha 308.4\n")
-	}
-	pos, err := splitArgs(fs, args)
-	if err != nil {
-		return flagExit(err)
-	}
-	if len(pos) != 1 || *out == "" {
-		fmt.Fprintln(stderr, "gpuimg convert: need one input file and -o OUT")
-		return exitUsage
-	}
-	d, err := parseDepth(*depth)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuimg convert: %v\n", err)
-		return exitUsage
-	}
-	device, err := pickDevice(*dev)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuimg convert: %v\n", err)
-		return exitUsage
-	}
-	src, err := readImage(device, pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuimg convert: %s: %v\n", pos[0], err)
-		return exitFail
-	}
-	defer src.Close()
-	var dst gpuimage.Image
-	defer dst.Close()
-	if err := src.ConvertTo(&dst, d, *alpha, *beta); err != nil {
-		fmt.Fprintf(stderr, "gpuimg convert: %s: %v\n", pos[0], err)
-		return exitFail
-	}
-	if err := writeImage(&dst, *out); err != nil {
-		fmt.Fprintf(stderr, "gpuimg convert: %s: %v\n", *out, err)
-		return exitFail
-	}
-	return exitOK
 }

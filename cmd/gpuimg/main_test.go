@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+const images = "../../testdata/images"
 
 func runCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
@@ -23,15 +27,17 @@ func TestInfoAndHelp(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "NVIDIA") && !strings.Contains(out, "no CUDA support") {
 		t.Fatalf("help: %d %q", code, out)
 	}
-	if code, _, errs := runCLI("convert", "-h"); code != 0 || !strings.Contains(errs, "Example") {
-		t.Fatalf("convert -h: %d %q", code, errs)
+	for _, name := range append(opNames(), "run", "info") {
+		if code, _, errs := runCLI(name, "-h"); code != 0 || !strings.Contains(errs, "Example") {
+			t.Errorf("%s -h: %d %q", name, code, errs)
+		}
 	}
 }
 
 func TestConvertEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.png")
-	code, _, errs := runCLI("convert", "../../testdata/images/chelsea.png", "-o", out, "-alpha", "0.5", "-device", "cpu")
+	code, _, errs := runCLI("convert", images+"/chelsea.png", "-o", out, "-alpha", "0.5", "-device", "cpu")
 	if code != 0 {
 		t.Fatalf("convert: %d %s", code, errs)
 	}
@@ -44,8 +50,61 @@ func TestConvertEndToEnd(t *testing.T) {
 	}
 }
 
+func TestTimingJSON(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.png")
+	code, stdout, errs := runCLI("run", images+"/camera.png", "-o", out, "-device", "cpu", "-timing=json",
+		"gaussian:ksize=5", "sobel:ddepth=8U", "lowpass:cutoff=40")
+	if code != 0 {
+		t.Fatalf("run: %d %s", code, errs)
+	}
+	var s summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("timing JSON %q: %v", stdout, err)
+	}
+	var names []string
+	for _, st := range s.Stages {
+		names = append(names, st.Name)
+	}
+	want := "read upload gaussian:ksize=5 sobel:ddepth=8U lowpass:cutoff=40 download write"
+	if s.Images != 1 || strings.Join(names, " ") != want {
+		t.Errorf("timing: %d images, stages %v; want 1 and %s", s.Images, names, want)
+	}
+}
+
+func TestBatch(t *testing.T) {
+	in, out := t.TempDir(), filepath.Join(t.TempDir(), "out")
+	for _, n := range []string{"chelsea.png", "coffee.png", "astronaut.png"} {
+		b, err := os.ReadFile(filepath.Join(images, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(in, n), b, 0o644)
+		if n == "coffee.png" { // and a truncated copy, which must fail alone
+			os.WriteFile(filepath.Join(in, "truncated.png"), b[:len(b)/3], 0o644)
+		}
+	}
+	code, _, errs := runCLI("run", in, "-o", out, "-device", "cpu", "-ext", "bmp", "-jobs", "2", "cvtcolor:BGR2GRAY", "blur:ksize=3")
+	if code != 1 || !strings.Contains(errs, "truncated.png: read") || !strings.Contains(errs, "4 images (1 failed)") && !strings.Contains(errs, "3 images (1 failed)") {
+		t.Fatalf("batch: exit %d, stderr %q", code, errs)
+	}
+	entries, _ := os.ReadDir(out)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, " ") != "astronaut.bmp chelsea.bmp coffee.bmp" {
+		t.Errorf("outputs %v, want astronaut.bmp chelsea.bmp coffee.bmp only", got)
+	}
+}
+
 func TestBadInvocations(t *testing.T) {
 	dir := t.TempDir()
+	trunc := filepath.Join(t.TempDir(), "trunc.png")
+	b, _ := os.ReadFile(images + "/camera.png")
+	os.WriteFile(trunc, b[:200], 0o644)
+	notDir := filepath.Join(t.TempDir(), "file") // a directory cannot be made under it, even by root
+	os.WriteFile(notDir, nil, 0o644)
+	cam := images + "/camera.png"
 	for _, c := range []struct {
 		args []string
 		code int
@@ -53,19 +112,65 @@ func TestBadInvocations(t *testing.T) {
 	}{
 		{nil, 2, "Usage"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
-		{[]string{"convert", "x.png"}, 2, "need one input"},
+		{[]string{"convert", "x.png"}, 2, "need input files and -o OUT"},
 		{[]string{"convert", "x.png", "-o", "y.png", "-depth", "12U"}, 2, "unknown depth"},
 		{[]string{"convert", "x.png", "-o", "y.png", "-device", "tpu"}, 2, "unknown device"},
 		{[]string{"convert", "-bogus"}, 2, "flag provided but not defined"},
-		{[]string{"convert", filepath.Join(dir, "missing.png"), "-o", filepath.Join(dir, "o.png"), "-device", "cpu"}, 1, "missing.png"},
-		{[]string{"convert", "../../testdata/images/camera.png", "-o", filepath.Join(dir, "nodir", "o.png"), "-device", "cpu"}, 1, "o.png"},
+		{[]string{"convert", filepath.Join(dir, "missing.png"), "-o", filepath.Join(dir, "o.png"), "-device", "cpu"}, 1, "missing.png: read"},
+		{[]string{"convert", trunc, "-o", filepath.Join(dir, "o.png"), "-device", "cpu"}, 1, "trunc.png: read"},
+		{[]string{"convert", cam, "-o", filepath.Join(dir, "nodir", "o.png"), "-device", "cpu"}, 1, "o.png"},
+		{[]string{"convert", cam, "-o", filepath.Join(dir, "o.xyz"), "-device", "cpu"}, 2, "cannot write .xyz"},
+		{[]string{"run", cam, "-o", filepath.Join(dir, "o.png")}, 2, "no steps"},
+		{[]string{"run", cam, "-o", filepath.Join(dir, "o.png"), "gaussian:ksize=five"}, 2, `step "gaussian:ksize=five": ksize="five" is not a size`},
+		{[]string{"run", cam, "-o", filepath.Join(dir, "o.png"), "gaussian:bogus=1"}, 2, "has no parameter"},
+		{[]string{"run", cam, "-o", filepath.Join(dir, "o.png"), "cvtcolor:BGR2Nothing"}, 2, "unknown colour conversion"},
+		{[]string{"run", cam, "-o", filepath.Join(dir, "o.png"), "filter2d:kernel=1,2;3"}, 2, "kernel row 1 has 1 numbers"},
+		{[]string{"filter2d", cam, "-o", filepath.Join(dir, "o.png"), "-kernel", "1,x"}, 2, `"x" is not a number`},
+		{[]string{"run", cam, "-o", filepath.Join(dir, "o.png"), "-device", "cpu", "gaussian:ksize=4"}, 1, "step gaussian:ksize=4"},
+		{[]string{"run", cam, "-o", filepath.Join(dir, "o.png"), "-device", "cpu", "cvtcolor:BGR2GRAY", "spectrum", "cvtcolor:BGR2GRAY"}, 1, "step cvtcolor:BGR2GRAY"},
+		{[]string{"run", images, "-o", filepath.Join(notDir, "sub"), "-device", "cpu", "blur"}, 1, "output directory"},
 	} {
 		code, _, errs := runCLI(c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errs, c.code, c.msg)
 		}
+		if c.code != 0 && strings.Count(strings.TrimSpace(errs), "\n") > 0 && !strings.Contains(errs, "Usage") {
+			t.Errorf("%v: error is not one line: %q", c.args, errs)
+		}
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("files written on failure: %v", entries)
+	}
+}
+
+// The built binary: exit codes come through main.
+func TestBuiltBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := filepath.Join(t.TempDir(), "gpuimg")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out := filepath.Join(t.TempDir(), "o.png")
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"run", images + "/astronaut.png", "-o", out, "-device", "cpu", "cvtcolor:BGR2Lab", "gaussian:ksize=5", "cvtcolor:Lab2BGR"}, 0},
+		{[]string{"run", "missing.png", "-o", out, "blur"}, 1},
+		{[]string{"bogus"}, 2},
+	} {
+		err := exec.Command(bin, c.args...).Run()
+		code := 0
+		if e, ok := err.(*exec.ExitError); ok {
+			code = e.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d", c.args, code, c.code)
+		}
 	}
 }

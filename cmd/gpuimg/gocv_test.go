@@ -1,0 +1,89 @@
+//go:build !noopencv
+
+package main
+
+import (
+	"image"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// The CLI on the CPU device against the same operations done with gocv (OpenCV)
+// on the test images, through PNG files.
+func TestCLIMatchesOpenCV(t *testing.T) {
+	dir := t.TempDir()
+	sharpen := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV32F)
+	defer sharpen.Close()
+	for i, v := range []float32{0, -1, 0, -1, 5, -1, 0, -1, 0} {
+		sharpen.SetFloatAt(i/3, i%3, v)
+	}
+	cases := []struct {
+		name  string
+		args  []string // after IN -o OUT
+		input string
+		tol   int // largest difference allowed
+		share int // per thousand of values allowed beyond ±1
+		cv    func(src gocv.Mat, dst *gocv.Mat)
+	}{
+		{"gray", []string{"cvtcolor", "-code", "BGR2GRAY"}, "chelsea.png", 0, 0, func(s gocv.Mat, d *gocv.Mat) {
+			gocv.CvtColor(s, d, gocv.ColorBGRToGray)
+		}},
+		{"gaussian", []string{"gaussian", "-ksize", "5"}, "coffee.png", 0, 0, func(s gocv.Mat, d *gocv.Mat) {
+			gocv.GaussianBlur(s, d, image.Pt(5, 5), 0, 0, gocv.BorderReflect101)
+		}},
+		{"filter2d", []string{"filter2d", "-kernel", "0,-1,0;-1,5,-1;0,-1,0", "-border", "replicate"}, "astronaut.png", 1, 0, func(s gocv.Mat, d *gocv.Mat) {
+			gocv.Filter2D(s, d, -1, sharpen, image.Pt(-1, -1), 0, gocv.BorderReplicate)
+		}},
+		{"sobel", []string{"sobel", "-dx", "0", "-dy", "1", "-ddepth", "8U", "-scale", "0.5", "-delta", "128"}, "camera.png", 1, 0, func(s gocv.Mat, d *gocv.Mat) {
+			gocv.Sobel(s, d, gocv.MatTypeCV8U, 0, 1, 3, 0.5, 128, gocv.BorderReflect101)
+		}},
+		// OpenCV's 8-bit Lab uses its own fixed-point tables: each conversion is
+		// within ±1 of it, and Lab2BGR turns ±1 in L, a, b into up to ±4 in B, G, R.
+		{"pipeline", []string{"run", "cvtcolor:BGR2Lab", "gaussian:ksize=5", "cvtcolor:Lab2BGR"}, "chelsea.png", 4, 50, func(s gocv.Mat, d *gocv.Mat) {
+			lab := gocv.NewMat()
+			defer lab.Close()
+			gocv.CvtColor(s, &lab, gocv.ColorBGRToLab)
+			gocv.GaussianBlur(lab, &lab, image.Pt(5, 5), 0, 0, gocv.BorderReflect101)
+			gocv.CvtColor(lab, d, gocv.ColorLabToBGR)
+		}},
+	}
+	for _, c := range cases {
+		in := filepath.Join(images, c.input)
+		out := filepath.Join(dir, c.name+".png")
+		argv := append([]string{c.args[0], in, "-o", out, "-device", "cpu"}, c.args[1:]...)
+		if code, _, errs := runCLI(argv...); code != 0 {
+			t.Fatalf("%s: gpuimg %s: exit %d: %s", c.name, strings.Join(argv, " "), code, errs)
+		}
+		src := gocv.IMRead(in, gocv.IMReadUnchanged)
+		want := gocv.NewMat()
+		c.cv(src, &want)
+		got := gocv.IMRead(out, gocv.IMReadUnchanged)
+		if got.Rows() != want.Rows() || got.Cols() != want.Cols() || got.Type() != want.Type() {
+			t.Fatalf("%s: got %dx%d %v, OpenCV %dx%d %v", c.name, got.Cols(), got.Rows(), got.Type(), want.Cols(), want.Rows(), want.Type())
+		}
+		g, _ := got.DataPtrUint8()
+		w, _ := want.DataPtrUint8()
+		worst, off := 0, 0
+		for i := range g {
+			d := int(g[i]) - int(w[i])
+			if d < 0 {
+				d = -d
+			}
+			if d > worst {
+				worst = d
+			}
+			if d > 1 {
+				off++
+			}
+		}
+		if worst > c.tol || off*1000 > c.share*len(g) {
+			t.Errorf("%s: largest difference %d (allowed %d), %d of %d values off by more than 1", c.name, worst, c.tol, off, len(g))
+		}
+		for _, m := range []gocv.Mat{src, want, got} {
+			m.Close()
+		}
+	}
+}

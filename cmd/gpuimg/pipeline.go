@@ -1,0 +1,509 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+)
+
+// pixels is a decoded image: packed rows of its type.
+type pixels struct {
+	rows, cols int
+	typ        gpuimage.MatType
+	data       []byte
+}
+
+func extOf(path string) string { return strings.ToLower(filepath.Ext(path)) }
+
+// checkWritable fails for an output extension this build's encoders cannot write.
+func checkWritable(path string) error {
+	ext := extOf(path)
+	for _, w := range writable {
+		if ext == w {
+			return nil
+		}
+	}
+	if ext == "" {
+		return fmt.Errorf("%s: no file extension to choose the format by (this build writes %s)", path, strings.Join(writable, " "))
+	}
+	return fmt.Errorf("%s: this build cannot write %s files (it writes %s)", path, ext, strings.Join(writable, " "))
+}
+
+// readable are the extensions a directory given as input is searched for.
+var readable = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".tif": true, ".tiff": true, ".bmp": true,
+	".gif": true, ".webp": true, ".exr": true, ".pgm": true, ".ppm": true, ".pnm": true, ".jp2": true, ".hdr": true}
+
+// expand turns the input words (files, directories, glob patterns) into files, and
+// reports whether any was a directory or pattern (which makes a batch).
+func expand(words []string) (files []string, many bool, err error) {
+	for _, w := range words {
+		switch st, statErr := os.Stat(w); {
+		case statErr == nil && st.IsDir():
+			many = true
+			entries, err := os.ReadDir(w)
+			if err != nil {
+				return nil, many, fmt.Errorf("%s: %v", w, err)
+			}
+			for _, e := range entries {
+				if !e.IsDir() && readable[extOf(e.Name())] {
+					files = append(files, filepath.Join(w, e.Name()))
+				}
+			}
+		case statErr != nil && strings.ContainsAny(w, "*?["):
+			many = true
+			m, err := filepath.Glob(w)
+			if err != nil {
+				return nil, many, fmt.Errorf("%s: bad pattern: %v", w, err)
+			}
+			files = append(files, m...)
+		default:
+			files = append(files, w) // a missing file is reported when it is read
+		}
+	}
+	return files, many || len(files) > 1, nil
+}
+
+// timingMode is the -timing flag: off, text (-timing) or json (-timing=json).
+type timingMode string
+
+func (t *timingMode) String() string   { return string(*t) }
+func (t *timingMode) IsBoolFlag() bool { return true }
+func (t *timingMode) Set(s string) error {
+	switch strings.ToLower(s) {
+	case "true", "text":
+		*t = "text"
+	case "false", "":
+		*t = ""
+	case "json":
+		*t = "json"
+	default:
+		return fmt.Errorf("want -timing, -timing=text or -timing=json")
+	}
+	return nil
+}
+
+// runOpts are the flags every processing command shares.
+type runOpts struct {
+	out    string
+	device string
+	timing timingMode
+	jobs   int
+	ext    string
+	quiet  bool
+}
+
+// stage is one timed part of processing an image.
+type stage struct {
+	Name string        `json:"name"`
+	Time time.Duration `json:"-"`
+	MS   float64       `json:"ms"`
+}
+
+// result is what processing one image gave.
+type result struct {
+	in, out    string
+	err        error
+	stages     []stage
+	megapixels float64
+	gpuStart   time.Duration // the image's device work, from the batch's reference event
+	gpuEnd     time.Duration
+}
+
+// worker processes images one at a time on its own stream, reusing its device
+// images and page-locked buffers between images.
+type worker struct {
+	dev       *gpuimage.Device
+	stream    *gpuimage.Stream
+	ref       *gpuimage.Event
+	imgs      []*gpuimage.Image // the source, then each step's output
+	host, out *gpuimage.HostBuffer
+}
+
+func newWorker(dev *gpuimage.Device, nsteps int, ref *gpuimage.Event, s *gpuimage.Stream) *worker {
+	w := &worker{dev: dev, stream: s, ref: ref, imgs: make([]*gpuimage.Image, nsteps+1)}
+	for i := range w.imgs {
+		w.imgs[i] = &gpuimage.Image{}
+	}
+	return w
+}
+
+func (w *worker) close() {
+	for _, im := range w.imgs {
+		im.Close()
+	}
+	for _, h := range []*gpuimage.HostBuffer{w.host, w.out} {
+		if h != nil {
+			h.Close()
+		}
+	}
+	w.stream.Close()
+}
+
+// hostBuffer returns a page-locked buffer of n bytes, reusing *h when it is large enough.
+func (w *worker) hostBuffer(h **gpuimage.HostBuffer, n int) ([]byte, error) {
+	if *h == nil || (*h).Len() < n {
+		if *h != nil {
+			(*h).Close()
+		}
+		b, err := w.dev.NewHostBuffer(n)
+		if err != nil {
+			return nil, err
+		}
+		*h = b
+	}
+	return (*h).Bytes()[:n], nil
+}
+
+// process reads in, runs the steps on the device and writes out.
+func (w *worker) process(in, out string, steps []step) (r result) {
+	r = result{in: in, out: out}
+	fail := func(where string, err error) result {
+		r.err = fmt.Errorf("%s: %s: %v", in, where, err)
+		return r
+	}
+	t0 := time.Now()
+	px, err := decode(in)
+	if err != nil {
+		return fail("read", err)
+	}
+	r.stages = append(r.stages, stage{Name: "read", Time: time.Since(t0)})
+	r.megapixels = float64(px.rows*px.cols) / 1e6
+	on := gpuimage.OnStream(w.stream)
+	var evs []*gpuimage.Event
+	defer func() {
+		for _, e := range evs {
+			e.Close()
+		}
+	}()
+	mark := func() error {
+		e, err := w.stream.Record()
+		evs = append(evs, e)
+		return err
+	}
+	src := w.imgs[0]
+	if src.Empty() || src.Rows() != px.rows || src.Cols() != px.cols || src.Type() != px.typ {
+		src.Close()
+		if w.imgs[0], err = gpuimage.New(w.dev, px.rows, px.cols, px.typ); err != nil {
+			return fail("upload", err)
+		}
+		src = w.imgs[0]
+	}
+	host, err := w.hostBuffer(&w.host, len(px.data))
+	if err != nil {
+		return fail("upload", err)
+	}
+	copy(host, px.data)
+	if err := mark(); err != nil {
+		return fail("upload", err)
+	}
+	if err := src.Upload(host, on); err != nil {
+		return fail("upload", err)
+	}
+	if err := mark(); err != nil {
+		return fail("upload", err)
+	}
+	cur := src
+	for i, s := range steps {
+		if err := s.run(cur, w.imgs[i+1], on); err != nil {
+			return fail("step "+s.text, err)
+		}
+		cur = w.imgs[i+1]
+		if err := mark(); err != nil {
+			return fail("step "+s.text, err)
+		}
+	}
+	res := pixels{rows: cur.Rows(), cols: cur.Cols(), typ: cur.Type()}
+	dl, err := w.hostBuffer(&w.out, res.rows*res.cols*cur.ElemSize())
+	if err != nil {
+		return fail("download", err)
+	}
+	if err := cur.Download(dl, on); err != nil {
+		return fail("download", err)
+	}
+	if err := mark(); err != nil {
+		return fail("download", err)
+	}
+	if err := w.stream.Synchronize(); err != nil {
+		return fail("download", err)
+	}
+	names := []string{"upload"}
+	for _, s := range steps {
+		names = append(names, s.text)
+	}
+	names = append(names, "download")
+	for i, n := range names {
+		d, err := evs[i+1].Since(evs[i])
+		if err != nil {
+			return fail(n, err)
+		}
+		r.stages = append(r.stages, stage{Name: n, Time: d})
+	}
+	if w.ref != nil {
+		r.gpuStart, _ = evs[0].Since(w.ref)
+		r.gpuEnd, _ = evs[len(evs)-1].Since(w.ref)
+	}
+	res.data = dl
+	t1 := time.Now()
+	if err := encode(out, res); err != nil {
+		return fail("write", err)
+	}
+	r.stages = append(r.stages, stage{Name: "write", Time: time.Since(t1)})
+	return r
+}
+
+// execute runs the steps over the inputs; a batch (several inputs, a directory or
+// a pattern) writes into the directory -o names. It returns the exit code.
+func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr io.Writer) int {
+	errorf := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "gpuimg %s: %s\n", cmd, fmt.Sprintf(format, a...))
+		return code
+	}
+	if len(words) == 0 || o.out == "" {
+		return errorf(exitUsage, "need input files and -o OUT (see gpuimg %s -h)", cmd)
+	}
+	dev, err := pickDevice(o.device)
+	if err != nil {
+		return errorf(exitUsage, "%v", err)
+	}
+	files, batch, err := expand(words)
+	if err != nil {
+		return errorf(exitFail, "%v", err)
+	}
+	if st, err := os.Stat(o.out); (err == nil && st.IsDir()) || strings.HasSuffix(o.out, string(os.PathSeparator)) {
+		batch = true
+	}
+	if batch && len(files) == 0 {
+		return errorf(exitFail, "no images found in %s", strings.Join(words, " "))
+	}
+	outs := make([]string, len(files))
+	if batch {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return errorf(exitFail, "output directory: %v", err)
+		}
+		seen := map[string]string{}
+		for i, f := range files {
+			base := filepath.Base(f)
+			if o.ext != "" {
+				base = strings.TrimSuffix(base, filepath.Ext(base)) + "." + strings.TrimPrefix(o.ext, ".")
+			}
+			outs[i] = filepath.Join(o.out, base)
+			if prev, dup := seen[outs[i]]; dup {
+				return errorf(exitUsage, "%s and %s would both be written to %s", prev, f, outs[i])
+			}
+			seen[outs[i]] = f
+		}
+	} else {
+		outs[0] = o.out
+	}
+	for _, out := range outs {
+		if err := checkWritable(out); err != nil {
+			return errorf(exitUsage, "%v", err)
+		}
+	}
+
+	jobs := o.jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = max(1, min(jobs, len(files)))
+	start := time.Now()
+	var ref *gpuimage.Event
+	workers := make([]*worker, jobs)
+	for i := range workers {
+		s, err := dev.NewStream()
+		if err != nil {
+			return errorf(exitFail, "%v", err)
+		}
+		if i == 0 {
+			if ref, err = s.Record(); err == nil {
+				err = ref.Synchronize()
+			}
+			if err != nil {
+				return errorf(exitFail, "%v", err)
+			}
+			defer ref.Close()
+		}
+		workers[i] = newWorker(dev, len(steps), ref, s)
+		defer workers[i].close()
+	}
+	results := make([]result, len(files))
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	stop := progress(stderr, batch && !o.quiet, len(files), &done, start)
+	for _, w := range workers {
+		wg.Add(1)
+		go func(w *worker) {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				results[i] = w.process(files[i], outs[i], steps)
+				done.Add(1)
+			}
+		}(w)
+	}
+	wg.Wait()
+	stop()
+	wall := time.Since(start)
+
+	failed := 0
+	for _, r := range results {
+		if r.err != nil {
+			failed++
+			fmt.Fprintf(stderr, "gpuimg %s: %v\n", cmd, r.err)
+		}
+	}
+	s := summarize(results, wall, dev)
+	if o.timing == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(s)
+	} else if o.timing == "text" {
+		fmt.Fprint(stderr, s.text())
+	}
+	if batch && !o.quiet {
+		fmt.Fprintf(stderr, "%d images (%d failed) in %.2f s: %.1f images/s, %.1f MP/s on %s", s.Images, failed, s.WallS, s.ImagesPerS, s.MPPerS, s.Device)
+		if s.GPUBusy != nil {
+			fmt.Fprintf(stderr, ", GPU busy %.0f%%", 100**s.GPUBusy)
+		}
+		fmt.Fprintln(stderr)
+	}
+	if failed > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+// summary is the run's timing: per stage the median over the images (and the
+// total), and the throughput.
+type summary struct {
+	Device     string         `json:"device"`
+	Images     int            `json:"images"`
+	Failed     int            `json:"failed"`
+	WallS      float64        `json:"wall_s"`
+	ImagesPerS float64        `json:"images_per_s"`
+	MPPerS     float64        `json:"megapixels_per_s"`
+	GPUBusy    *float64       `json:"gpu_busy,omitempty"`
+	Stages     []stageSummary `json:"stages"`
+}
+
+type stageSummary struct {
+	Name     string  `json:"name"`
+	MedianMS float64 `json:"median_ms"`
+	TotalMS  float64 `json:"total_ms"`
+}
+
+func summarize(results []result, wall time.Duration, dev *gpuimage.Device) summary {
+	s := summary{Device: dev.Name(), WallS: wall.Seconds()}
+	byName := map[string][]time.Duration{}
+	var order []string
+	var mp float64
+	var spans [][2]time.Duration
+	for _, r := range results {
+		if r.err != nil {
+			s.Failed++
+			continue
+		}
+		s.Images++
+		mp += r.megapixels
+		for _, st := range r.stages {
+			if _, ok := byName[st.Name]; !ok {
+				order = append(order, st.Name)
+			}
+			byName[st.Name] = append(byName[st.Name], st.Time)
+		}
+		spans = append(spans, [2]time.Duration{r.gpuStart, r.gpuEnd})
+	}
+	if wall > 0 {
+		s.ImagesPerS = float64(s.Images) / wall.Seconds()
+		s.MPPerS = mp / wall.Seconds()
+	}
+	for _, n := range order {
+		ds := byName[n]
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		var tot time.Duration
+		for _, d := range ds {
+			tot += d
+		}
+		s.Stages = append(s.Stages, stageSummary{Name: n, MedianMS: ms(ds[len(ds)/2]), TotalMS: ms(tot)})
+	}
+	if dev.IsCUDA() && len(spans) > 0 && wall > 0 {
+		b := busy(spans).Seconds() / wall.Seconds()
+		s.GPUBusy = &b
+	}
+	return s
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+
+// busy is the length of the union of the intervals.
+func busy(spans [][2]time.Duration) time.Duration {
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	var tot, end time.Duration
+	for i, sp := range spans {
+		if i == 0 || sp[0] > end {
+			tot += sp[1] - sp[0]
+			end = sp[1]
+		} else if sp[1] > end {
+			tot += sp[1] - end
+			end = sp[1]
+		}
+	}
+	return tot
+}
+
+func (s summary) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "timing on %s, %d image(s), median per image:\n", s.Device, s.Images)
+	for _, st := range s.Stages {
+		fmt.Fprintf(&b, "  %-28s %9.3f ms\n", st.Name, st.MedianMS)
+	}
+	return b.String()
+}
+
+// progress draws a progress bar on stderr while a batch runs, when stderr is a
+// terminal; the returned function clears it.
+func progress(w io.Writer, want bool, total int, done *atomic.Int64, start time.Time) func() {
+	f, ok := w.(*os.File)
+	if !want || !ok || !isTerminal(f) {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			n := int(done.Load())
+			const width = 30
+			bar := strings.Repeat("#", width*n/total) + strings.Repeat(".", width-width*n/total)
+			rate := float64(n) / time.Since(start).Seconds()
+			fmt.Fprintf(f, "\r[%s] %d/%d %.1f images/s ", bar, n, total, rate)
+			select {
+			case <-quit:
+				fmt.Fprint(f, "\r"+strings.Repeat(" ", width+40)+"\r")
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(quit); <-finished }
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
