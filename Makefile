@@ -30,15 +30,18 @@ test: deps
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags noopencv ./...
 
-# Runs the CLI on the test images (on the CPU where there is no GPU build).
+# Runs the CLI on the test images (on the CPU where there is no GPU build): a
+# three-step pipeline over the whole folder as one batch, a spectrum and a notch
+# filter, with per-stage timing.
 demo: deps
 	@mkdir -p $(BIN) out/demo
 	$(GO) build -o $(BIN)/gpuimg ./cmd/gpuimg
 	$(BIN)/gpuimg info
-	@for f in testdata/images/*.png testdata/images/*.jpg; do \
-	  b=$$(basename $${f%.*}); \
-	  $(BIN)/gpuimg convert $$f -o out/demo/$$b-dim.png -alpha 0.6 -beta 10 && echo "wrote out/demo/$$b-dim.png"; \
-	done
+	$(BIN)/gpuimg run testdata/images -o out/demo/smooth -ext png gaussian:ksize=5 lowpass:cutoff=60:shape=butterworth laplacian:ksize=3:ddepth=8U:scale=2:delta=128 -timing
+	$(BIN)/gpuimg run testdata/images/chelsea.png -o out/demo/chelsea-spectrum.png cvtcolor:BGR2GRAY spectrum
+	$(BIN)/gpuimg run testdata/images/chelsea.png -o out/demo/chelsea-lab-blur.png cvtcolor:BGR2Lab gaussian:ksize=7 cvtcolor:Lab2BGR -timing
+	$(BIN)/gpuimg highpass testdata/images/camera.png -o out/demo/camera-highpass.png -cutoff 20 -shape gaussian
+	@ls out/demo out/demo/smooth
 
 # Cross-builds the cuda,noopencv test binaries, CLI and bench into .gpu/ with run.sh,
 # which runs everything on a GPU host: bash .gpu/run.sh

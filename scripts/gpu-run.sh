@@ -47,6 +47,13 @@ cli=.gpu/gpuimg
 step cli-info $cli info
 step cli-convert bash -c "$cli convert testdata/images/chelsea.png -o '$out/chelsea32.tiff' -depth 8U -alpha 0.5 -device cuda && $cli convert testdata/images/chelsea.png -o '$out/chelsea-cpu.tiff' -depth 8U -alpha 0.5 -device cpu && cmp '$out/chelsea32.tiff' '$out/chelsea-cpu.tiff'"
 step cli-bad-input bash -c "$cli convert nope.png -o '$out/x.png'; test \$? = 1 && $cli bogus; test \$? = 2"
+# A 3-step pipeline on CUDA against the CPU device (within ±1).
+step cli-pipeline bash -c "for d in cuda cpu; do $cli run testdata/images/chelsea.png -o '$out/pipe-'\$d.png -device \$d cvtcolor:BGR2HSV gaussian:ksize=5 lowpass:cutoff=80 -timing || exit 1; done; python3 -c \"import cv2,numpy as np,sys; a,b=(cv2.imread('$out/pipe-'+d+'.png').astype(int) for d in ('cuda','cpu')); m=int(abs(a-b).max()); print('max difference', m); sys.exit(m>1)\""
+# The batch: 200 4K images through a 3-step pipeline, against OpenCV on 16 threads.
+step batch-gen python3 bench/peers/batch_bench.py gen /tmp/gi-batch 200 3840 2160
+step batch-gpuimg bash -c "$cli run /tmp/gi-batch -o /tmp/gi-batch-out -ext bmp -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-gpuimg.json' && cat '$out/batch-gpuimg.json'"
+step batch-opencv bash -c "python3 bench/peers/batch_bench.py opencv /tmp/gi-batch /tmp/gi-batch-cv 16 | tee '$out/batch-opencv.json'"
+rm -rf /tmp/gi-batch /tmp/gi-batch-out /tmp/gi-batch-cv
 
 # Large 2-D kernels run directly here (no frequency-domain route), so the
 # "conv direct" and "conv fft" rows show the crossover.

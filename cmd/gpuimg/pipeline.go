@@ -467,8 +467,12 @@ func busy(spans [][2]time.Duration) time.Duration {
 func (s summary) text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "timing on %s, %d image(s), median per image:\n", s.Device, s.Images)
+	w := 8
 	for _, st := range s.Stages {
-		fmt.Fprintf(&b, "  %-28s %9.3f ms\n", st.Name, st.MedianMS)
+		w = max(w, len(st.Name))
+	}
+	for _, st := range s.Stages {
+		fmt.Fprintf(&b, "  %-*s %9.3f ms\n", w, st.Name, st.MedianMS)
 	}
 	return b.String()
 }
