@@ -5,12 +5,12 @@ go 1.26.8
 require (
 	github.com/disintegration/imaging v1.6.2
 	gocv.io/x/gocv v0.31.0
+	golang.org/x/image v0.47.0
+	gonum.org/v1/gonum v0.17.0
 	gorgonia.org/cu v0.9.6
 )
 
 require (
 	github.com/google/uuid v1.1.1 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	golang.org/x/image v0.47.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 )

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/disintegration/imaging"
 
@@ -18,6 +19,11 @@ var writable = []string{".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif"
 // decode reads PNG, JPEG, TIFF, BMP or GIF as 8-bit BGR(A) or gray, or 16-bit for
 // 16-bit PNG and TIFF (gpuimage.FromImage's rules).
 func decode(path string) (pixels, error) {
+	if extOf(path) == ".bmp" {
+		if p, ok, err := readBMP(path); ok || err != nil {
+			return p, err
+		}
+	}
 	img, err := imaging.Open(path)
 	if err != nil {
 		return pixels{}, err
@@ -35,6 +41,19 @@ func decode(path string) (pixels, error) {
 // encode writes 8- and 16-bit images with 1, 3 or 4 channels (gpuimage's ToImage)
 // through a temporary file renamed into place.
 func encode(path string, p pixels) error {
+	if cn := p.typ.Channels(); extOf(path) == ".bmp" && p.typ.Depth() == gpuimage.Depth8U && (cn == 3 || cn == 4) {
+		return atomicWrite(path, func(tmp string) error {
+			f, err := os.Create(tmp)
+			if err != nil {
+				return err
+			}
+			if err := writeBMP(f, p); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		})
+	}
 	im, err := gpuimage.NewFromBytes(gpuimage.CPU(), p.rows, p.cols, p.typ, p.data)
 	if err != nil {
 		return err
