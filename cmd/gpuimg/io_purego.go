@@ -3,7 +3,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"image"
 	"os"
 
 	"github.com/disintegration/imaging"
@@ -25,6 +27,9 @@ func decode(path string) (pixels, error) {
 		}
 	}
 	img, err := imaging.Open(path)
+	if errors.Is(err, image.ErrFormat) {
+		return pixels{}, fmt.Errorf("not an image this build reads (PNG, JPEG, TIFF, BMP, GIF; a truncated file reads as none)")
+	}
 	if err != nil {
 		return pixels{}, err
 	}
