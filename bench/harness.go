@@ -148,3 +148,67 @@ func FormatTable(rows []Row) string {
 	}
 	return out
 }
+
+// EndToEnd times, by the wall clock, uploading src's pixels from host memory, op
+// into dst and downloading dst, waiting for the stream: once from page-locked
+// buffers and once from ordinary Go slices. dst must already hold op's output type
+// (run op once first).
+func (t *Timer) EndToEnd(src, dst *gpuimage.Image, op func(src, dst *gpuimage.Image, on gpuimage.Option) error) ([]Row, error) {
+	in, out := src.Rows()*src.Cols()*src.ElemSize(), dst.Rows()*dst.Cols()*dst.ElemSize()
+	pin, err := t.Dev.NewHostBuffer(in + out)
+	if err != nil {
+		return nil, err
+	}
+	defer pin.Close()
+	for i := range pin.Bytes()[:in] {
+		pin.Bytes()[i] = byte(i * 7)
+	}
+	pageable := append([]byte(nil), pin.Bytes()...)
+	var rows []Row
+	for _, v := range []struct {
+		name string
+		buf  []byte
+	}{{"e2e-pinned", pin.Bytes()}, {"e2e-pageable", pageable}} {
+		m, err := t.MedianWall(func(on gpuimage.Option) error {
+			if err := src.Upload(v.buf[:in], on); err != nil {
+				return err
+			}
+			if err := op(src, dst, on); err != nil {
+				return err
+			}
+			return dst.Download(v.buf[in:in+out], on)
+		})
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, Row{Variant: v.name, Median: m})
+	}
+	return rows, nil
+}
+
+// MedianWall is Median by the wall clock, each run ending when its stream is done.
+func (t *Timer) MedianWall(op func(on gpuimage.Option) error) (time.Duration, error) {
+	on := gpuimage.OnStream(t.stream)
+	run := func() (time.Duration, error) {
+		start := time.Now()
+		if err := op(on); err != nil {
+			return 0, err
+		}
+		err := t.stream.Synchronize()
+		return time.Since(start), err
+	}
+	for i := 0; i < t.Warmup; i++ {
+		if _, err := run(); err != nil {
+			return 0, err
+		}
+	}
+	times := make([]time.Duration, 0, t.Reps)
+	for i := 0; i < t.Reps; i++ {
+		d, err := run()
+		if err != nil {
+			return 0, err
+		}
+		times = append(times, d)
+	}
+	return Median(times), nil
+}

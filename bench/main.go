@@ -33,8 +33,10 @@ func main() {
 		devName = flag.String("device", "default", "device: cpu, cuda, or default")
 		out     = flag.String("o", "", "CSV output file (default: standard output)")
 		only    = flag.String("only", "", "run only ops whose name contains this")
+		e2e     = flag.Bool("e2e", true, "on CUDA, also time upload + operation + download (page-locked and pageable)")
 	)
 	flag.Parse()
+	endToEnd = *e2e
 	dev, err := pickDevice(*devName)
 	if err != nil {
 		fail(err)
@@ -140,9 +142,21 @@ func unary(mt gpuimage.MatType, bytes int, op func(src, dst *gpuimage.Image, on 
 		defer dst.Close()
 		m, err := t.Median(func(on gpuimage.Option) error { return op(src, &dst, on) })
 		typ := strings.TrimPrefix(mt.String(), "CV_")
-		return []Row{{Type: typ, Variant: "kernel", Median: m, Bytes: int64(w * h * bytes)}}, err
+		rows := []Row{{Type: typ, Variant: "kernel", Median: m, Bytes: int64(w * h * bytes)}}
+		if err != nil || !t.Dev.IsCUDA() || !endToEnd {
+			return rows, err
+		}
+		e2e, err := t.EndToEnd(src, &dst, op)
+		for _, r := range e2e {
+			r.Type, r.Bytes = typ, int64(w*h*bytes)
+			rows = append(rows, r)
+		}
+		return rows, err
 	}
 }
+
+// endToEnd adds the end-to-end rows (the -e2e flag).
+var endToEnd = true
 
 // colour cases: the conversions the issue compares with NPP and OpenCV.
 func init() {
@@ -303,5 +317,57 @@ func init() {
 			benchCase{fmt.Sprintf("conv fft %dx%d", n, n), fits(unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 				return fftfilter.Convolve(src, dst, -1, k, c, 0, b, on)
 			}))})
+	}
+}
+
+// Pipeline cases: the same 1, 3 or 5 operations on 8UC3 chained on the device,
+// as kernels alone and end to end with the transfers counted once (upload, the
+// chain, download), against the CPU doing the chain.
+var chainOps = []struct {
+	name string
+	run  func(src, dst *gpuimage.Image, on gpuimage.Option) error
+}{
+	{"gaussian 5x5", func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return convolve.GaussianBlur(src, dst, image.Pt(5, 5), 0, 0, convolve.BorderDefault, on)
+	}},
+	{"cvtColor BGR2Lab", func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return colorconv.CvtColor(src, dst, colorconv.ColorBGRToLab, on)
+	}},
+	{"cvtColor Lab2BGR", func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return colorconv.CvtColor(src, dst, colorconv.ColorLabToBGR, on)
+	}},
+	{"filter2D 3x3 sharpen", func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return convolve.Filter2D(src, dst, convolve.SameDepth, [][]float64{{0, -1, 0}, {-1, 5, -1}, {0, -1, 0}}, image.Pt(-1, -1), 0, convolve.BorderDefault, on)
+	}},
+	{"box 5x5", func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return convolve.Blur(src, dst, image.Pt(5, 5), image.Pt(-1, -1), convolve.BorderDefault, on)
+	}},
+}
+
+func init() {
+	for _, n := range []int{1, 3, 5} {
+		n := n
+		cases = append(cases, benchCase{fmt.Sprintf("pipeline %d ops", n), func(t *Timer, w, h int) ([]Row, error) {
+			imgs := make([]*gpuimage.Image, n)
+			for i := range imgs {
+				imgs[i] = &gpuimage.Image{}
+				defer imgs[i].Close()
+			}
+			chain := func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				cur := src
+				for i := 0; i < n; i++ {
+					out := imgs[i]
+					if i == n-1 {
+						out = dst
+					}
+					if err := chainOps[i].run(cur, out, on); err != nil {
+						return err
+					}
+					cur = out
+				}
+				return nil
+			}
+			return unary(gpuimage.CV8UC3, 6, chain)(t, w, h)
+		}})
 	}
 }

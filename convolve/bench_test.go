@@ -14,29 +14,7 @@ import (
 // time of the whole call. The bench tool times kernels with device events.
 
 func benchFilter(b *testing.B, mt gpuimage.MatType, bytesPerPixel int, op func(src, dst *gpuimage.Image) error) {
-	devs := []*gpuimage.Device{gpuimage.CPU()}
-	if gpuimage.CUDAEnabled {
-		d, err := gpuimage.CUDA(0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		devs = append(devs, d)
-	}
-	const rows, cols = 1080, 1920
-	for _, dev := range devs {
-		b.Run(dev.Name(), func(b *testing.B) {
-			src, _ := tu.Random(b, rand.New(rand.NewSource(1)), dev, rows, cols, mt)
-			defer src.Close()
-			dst := &gpuimage.Image{}
-			defer dst.Close()
-			b.SetBytes(int64(rows * cols * bytesPerPixel))
-			for i := 0; i < b.N; i++ {
-				if err := op(src, dst); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	tu.Bench(b, mt, 1080, 1920, bytesPerPixel, op)
 }
 
 func BenchmarkGaussianBlur5x5_8UC1(b *testing.B) {

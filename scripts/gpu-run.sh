@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs on the GPU host from the repository root: bash .gpu/run.sh
-# Every package's tests (CUDA against the CPU device), compute-sanitizer memcheck
-# and racecheck on the gpuimage tests, CLI smoke tests, and the benchmarks.
-# Logs and the benchmark CSV go to $OUT (or .gpu/out). Ends with a summary.
+# PART=tests: every package's tests (CUDA against the CPU device), compute-sanitizer
+#   memcheck and racecheck, CLI smoke tests and the 200-image batch against OpenCV;
+# PART=bench: the benchmarks at 1080p, 4K and 8K with their peers (NPP, OpenCV,
+#   PyTorch, CuPy), the report (tables and plots) and ncu profiles;
+# both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
+# CSV, report, batch results, summary) and logs.tgz. Ends with a summary.
 set -u
 root=$(pwd)
 export GPUIMG_FATBIN=$root/kernels/gpuimg.fatbin # the binaries are built with externalfatbin
@@ -21,6 +24,8 @@ step() { # step NAME COMMAND...: runs it, logs to $out/NAME.log, records PASS/FA
   [ "$r" = PASS ] || tail -30 "$out/$name.log"
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+part=${PART:-all}
+if [ "$part" != bench ]; then
 
 for t in .gpu/tests/*.test; do
   name=$(basename "$t" .test); dir=$(cat "${t%.test}.dir")
@@ -54,38 +59,48 @@ step batch-gen python3 bench/peers/batch_bench.py gen /tmp/gi-batch 200 3840 216
 step batch-gpuimg bash -c "$cli run /tmp/gi-batch -o /tmp/gi-batch-out -ext bmp -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-gpuimg.json' && cat '$out/batch-gpuimg.json'"
 step batch-opencv bash -c "python3 bench/peers/batch_bench.py opencv /tmp/gi-batch /tmp/gi-batch-cv 16 | tee '$out/batch-opencv.json'"
 rm -rf /tmp/gi-batch /tmp/gi-batch-out /tmp/gi-batch-cv
+fi
+
+if [ "$part" != tests ]; then
+sizes="1920x1080 3840x2160 7680x4320"
 
 # Large 2-D kernels run directly here (no frequency-domain route), so the
 # "conv direct" and "conv fft" rows show the crossover.
-step bench env GPUIMG_CONV_FFT=off .gpu/bench -sizes 1920x1080,3840x2160 -reps 50 -o "$out/bench.csv"
+step bench env GPUIMG_CONV_FFT=off .gpu/bench -sizes "$(echo $sizes | tr ' ' ,)" -reps 30 -o "$out/bench.csv"
 cat "$out/bench.log"
-# Peers in the same run: NVIDIA NPP (built here with the host's nvcc) and OpenCV (cv2).
+# Peers in the same run: NVIDIA NPP (built here with the host's nvcc), OpenCV (cv2),
+# PyTorch and CuPy, at each size.
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-step npp bash -c "'$nvcc' -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc && /tmp/npp_bench 3840 2160 50 >'$out/npp.csv'"
-step opencv python3 bench/peers/opencv_bench.py 3840 2160 20
-step fft-peers bash -c "python3 bench/peers/fft_peers.py 3840 2160 50 >'$out/fft-peers.csv'"
-[ -s "$out/fft-peers.csv" ] && cat "$out/fft-peers.csv" >>"$out/bench.csv"
-[ -s "$out/npp.csv" ] && cat "$out/npp.csv" >>"$out/bench.csv"
-grep -v '^\(==\|$\)' "$out/opencv.log" | grep ',opencv-cpu,' >>"$out/bench.csv" || true
+step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc
+for sz in $sizes; do
+  w=${sz%x*}; h=${sz#*x}; reps=20; [ "$w" -gt 4000 ] && reps=8
+  step "npp-$sz" bash -c "/tmp/npp_bench $w $h 30 >'$out/npp-$sz.csv'"
+  step "opencv-$sz" python3 bench/peers/opencv_bench.py "$w" "$h" "$reps"
+  step "fft-peers-$sz" bash -c "python3 bench/peers/fft_peers.py $w $h 30 >'$out/fft-peers-$sz.csv'"
+  cat "$out/npp-$sz.csv" "$out/fft-peers-$sz.csv" >>"$out/bench.csv" 2>/dev/null
+  grep -v '^\(==\|$\)' "$out/opencv-$sz.log" | grep ',opencv-cpu,' >>"$out/bench.csv" || true
+done
 python3 bench/peers/compare.py "$out/bench.csv" | tee "$out/compare.txt"
+step report python3 bench/peers/report.py "$out/bench.csv" "$out/report"
 
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 if [ -x "$ncu" ]; then
   step ncu-convert "$ncu" --kernel-name regex:gi_convert_8u_32f --launch-skip 3 --launch-count 1 \
-    --section SpeedOfLight --section MemoryWorkloadAnalysis .gpu/bench -only "convertTo 8UC3" -sizes 3840x2160 -reps 3 -warmup 3
+    --section SpeedOfLight --section MemoryWorkloadAnalysis .gpu/bench -e2e=false -only "convertTo 8UC3" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|gi_convert" "$out/ncu-convert.log" | head -8
   step ncu-color "$ncu" --kernel-name regex:"gi_cvt_(gray|lab|hsv)_8u_3" --launch-count 18 \
-    --section SpeedOfLight .gpu/bench -only "cvtColor BGR2" -sizes 3840x2160 -reps 3 -warmup 3
+    --section SpeedOfLight .gpu/bench -e2e=false -only "cvtColor BGR2" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_cvt" "$out/ncu-color.log" | head -24
   step ncu-filter "$ncu" --kernel-name regex:"gi_(conv2d|sep)_k" --launch-skip 3 --launch-count 40 \
-    --section SpeedOfLight --section ComputeWorkloadAnalysis .gpu/bench -only "filter2D" -sizes 3840x2160 -reps 3 -warmup 3
+    --section SpeedOfLight --section ComputeWorkloadAnalysis .gpu/bench -e2e=false -only "filter2D" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|FMA|gi_conv2d|gi_sep" "$out/ncu-filter.log" | head -60
   step ncu-sep "$ncu" --kernel-name regex:"gi_sep_k" --launch-count 6 --section SpeedOfLight \
-    .gpu/bench -only "aussian" -sizes 3840x2160 -reps 1 -warmup 2
+    .gpu/bench -e2e=false -only "aussian" -sizes 3840x2160 -reps 1 -warmup 2
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_sep" "$out/ncu-sep.log" | head -24
   step ncu-fft "$ncu" --launch-skip 20 --launch-count 12 --section SpeedOfLight \
-    .gpu/bench -only "lowpass" -sizes 3840x2160 -reps 3 -warmup 3
+    .gpu/bench -e2e=false -only "lowpass" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|^  [a-zA-Z_]" "$out/ncu-fft.log" | head -60
+fi
 fi
 
 {
@@ -97,6 +112,8 @@ for i in "${!names[@]}"; do
 done
 echo "${#names[@]} steps: $(( ${#names[@]} - fails )) passed, $fails failed"
 } 2>&1 | tee "$out/summary.txt"
-# Only a few files come back from the GPU host: pack the logs into one archive.
-(cd "$out" && tar czf logs.tgz *.log && rm -f *.log)
+# Only a few files come back from the GPU host: results in one archive, logs in another.
+(cd "$out" && tar czf results.tgz --ignore-failed-read bench.csv compare.txt report batch-*.json summary.txt gpu.txt 2>/dev/null
+ tar czf logs.tgz --ignore-failed-read *.log *.err *.csv *.json *.png *.tiff 2>/dev/null
+ rm -rf report *.log *.err *.csv *.json *.png *.tiff)
 exit $(( $(grep -c ' FAIL(' "$out/summary.txt") > 0 ))

@@ -11,7 +11,7 @@ by = defaultdict(dict)
 for r in rows:
     by[(r["op"], r["width"], r["height"], r["type"])][(r["system"], r["variant"])] = r
 
-print(f"{'op':26} {'size':10} {'type':6} {'gpuimg us':>10} {'GB/s':>7} {'%ceil':>6} {'NPP us':>8} {'OpenCV us':>10} {'xNPP':>6} {'xOpenCV':>8} {'torch us':>9} {'cupy us':>8}")
+print(f"{'op':26} {'size':10} {'type':6} {'gpuimg us':>10} {'GB/s':>7} {'%ceil':>6} {'NPP us':>8} {'OpenCV us':>10} {'xNPP':>6} {'xOpenCV':>8} {'torch us':>9} {'cupy us':>8} {'e2e pin':>9} {'e2e page':>9}")
 for key, systems in by.items():
     g = systems.get(("gpuimg-cuda", "kernel"))
     if g is None:
@@ -24,7 +24,8 @@ for key, systems in by.items():
     line += f" {float(o['median_us']):10.0f}" if o else f" {'-':>10}"
     line += f" {float(n['median_us'])/gu:6.2f}" if n else f" {'-':>6}"
     line += f" {float(o['median_us'])/gu:8.0f}" if o else f" {'-':>8}"
-    for peer, width in (("torch-cuda", 9), ("cupy-cuda", 8)):
-        p = systems.get((peer, "kernel"))
+    for peer, width in ((("torch-cuda", "kernel"), 9), (("cupy-cuda", "kernel"), 8),
+                        (("gpuimg-cuda", "e2e-pinned"), 9), (("gpuimg-cuda", "e2e-pageable"), 9)):
+        p = systems.get(peer)
         line += f" {float(p['median_us']):{width}.1f}" if p else f" {'-':>{width}}"
     print(line)

@@ -32,6 +32,23 @@ def lowpass(img):
     return cv2.dft(spec * lp_mask, flags=cv2.DFT_INVERSE | cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
 
 
+# The bench's pipeline cases: the first n of these on 8UC3, OpenCV's default borders.
+sharpen = np.array([[0, -1, 0], [-1, 5, -1], [0, -1, 0]], dtype=np.float32)
+chain_ops = [
+    lambda x: cv2.GaussianBlur(x, (5, 5), 0),
+    lambda x: cv2.cvtColor(x, cv2.COLOR_BGR2Lab),
+    lambda x: cv2.cvtColor(x, cv2.COLOR_Lab2BGR),
+    lambda x: cv2.filter2D(x, -1, sharpen),
+    lambda x: cv2.blur(x, (5, 5)),
+]
+
+
+def chain(img, n):
+    for op in chain_ops[:n]:
+        img = op(img)
+    return img
+
+
 R = cv2.BORDER_REPLICATE  # the border NPP's filters support; gpuimg's bench uses it too
 date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
 device = f"cv2 {cv2.__version__} ({cv2.getNumThreads()} threads)"
@@ -55,6 +72,8 @@ cases = [
     ("dft forward CCS", "32FC1", 8 * w * h, lambda: cv2.dft(g32)),
     ("dft forward complex", "32FC1", 12 * w * h, lambda: cv2.dft(g32, flags=cv2.DFT_COMPLEX_OUTPUT)),
     ("lowpass gaussian", "32FC1", 8 * w * h, lambda: lowpass(g32)),
+] + [
+    (f"pipeline {n} ops", "8UC3", 6 * w * h, (lambda n=n: chain(bgr8, n))) for n in (1, 3, 5)
 ]
 for op, typ, nbytes, fn in cases:
     for _ in range(3):

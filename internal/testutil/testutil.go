@@ -176,3 +176,28 @@ func Check(t testing.TB, what string, d gpuimage.Depth, got, want []byte) {
 		t.Errorf("%s: %d of %d elements out of tolerance (max diff %g); %s", what, r.Bad, r.N, r.MaxAbs, r.First)
 	}
 }
+
+// Bench runs op as a benchmark on every device this build has (the CPU, and CUDA
+// device 0 in cuda builds), on a random rows x cols image of type mt into one
+// reused output, with b.SetBytes(rows*cols*bytesPerPixel): the wall-clock time of
+// whole calls. The bench command times kernels alone with device events.
+func Bench(b *testing.B, mt gpuimage.MatType, rows, cols, bytesPerPixel int, op func(src, dst *gpuimage.Image) error) {
+	devs := []*gpuimage.Device{gpuimage.CPU()}
+	if gpuimage.CUDAEnabled {
+		devs = append(devs, CUDA(b))
+	}
+	for _, dev := range devs {
+		b.Run(dev.Name(), func(b *testing.B) {
+			src, _ := Random(b, rand.New(rand.NewSource(1)), dev, rows, cols, mt)
+			defer src.Close()
+			dst := &gpuimage.Image{}
+			defer dst.Close()
+			b.SetBytes(int64(rows * cols * bytesPerPixel))
+			for i := 0; i < b.N; i++ {
+				if err := op(src, dst); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
