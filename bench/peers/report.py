@@ -97,7 +97,10 @@ try:
             continue
         fig, ax = plt.subplots(figsize=(8, 5))
         for (op, typ) in names:
-            for sysk, style, label in ((GPU, "-o", "gpuimg"), (NPP, "--s", "NPP"), (CV, ":^", "OpenCV")):
+            systems = [(GPU, "-o", "gpuimg"), (NPP, "--s", "NPP"), (CV, ":^", "OpenCV")]
+            if fam.startswith("Pipelines"):  # the point there: transfers counted once
+                systems.append((("gpuimg-cuda", "e2e-pinned"), "-.x", "gpuimg with transfers"))
+            for sysk, style, label in systems:
                 pts = sorted((k[1] * k[2] / 1e6, us(by[k], sysk)) for k in ops
                              if (k[0], k[3]) == (op, typ) and us(by[k], sysk) is not None)
                 if len(pts) > 1:
