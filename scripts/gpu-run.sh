@@ -71,8 +71,8 @@ for sz in $sizes; do
   w=${sz%x*}; h=${sz#*x}; reps=20; [ "$w" -gt 4000 ] && reps=8
   step "npp-$sz" bash -c "/tmp/npp_bench $w $h 30 >'$out/npp-$sz.csv'"
   step "opencv-$sz" python3 bench/peers/opencv_bench.py "$w" "$h" "$reps"
-  step "fft-peers-$sz" bash -c "python3 bench/peers/fft_peers.py $w $h 30 >'$out/fft-peers-$sz.csv'"
-  cat "$out/npp-$sz.csv" "$out/fft-peers-$sz.csv" >>"$out/bench.csv" 2>/dev/null
+  step "gpu-peers-$sz" bash -c "python3 bench/peers/gpu_peers.py $w $h 30 >'$out/gpu-peers-$sz.csv'"
+  cat "$out/npp-$sz.csv" "$out/gpu-peers-$sz.csv" >>"$out/bench.csv" 2>/dev/null
   grep -v '^\(==\|$\)' "$out/opencv-$sz.log" | grep ',opencv-cpu,' >>"$out/bench.csv" || true
 done
 tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 16000000 ] 2>/dev/null && tmp=/dev/shm

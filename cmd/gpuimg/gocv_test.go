@@ -87,3 +87,25 @@ func TestCLIMatchesOpenCV(t *testing.T) {
 		}
 	}
 }
+
+// Float images go through TIFF (OpenCV writes 32-bit float TIFF) and come back 32F.
+func TestFloatTIFF(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "f.tiff")
+	if code, _, errs := runCLI("convert", filepath.Join(images, "camera.png"), "-o", out, "-device", "cpu", "-depth", "32F", "-alpha", "0.00390625"); code != 0 {
+		t.Fatalf("convert to 32F TIFF: %d %s", code, errs)
+	}
+	m := gocv.IMRead(out, gocv.IMReadUnchanged)
+	defer m.Close()
+	src := gocv.IMRead(filepath.Join(images, "camera.png"), gocv.IMReadUnchanged)
+	defer src.Close()
+	if m.Type() != gocv.MatTypeCV32F || m.Rows() != src.Rows() {
+		t.Fatalf("read back %v %dx%d", m.Type(), m.Cols(), m.Rows())
+	}
+	if got, want := m.GetFloatAt(10, 20), float32(src.GetUCharAt(10, 20))/256; got != want {
+		t.Errorf("pixel (20,10) = %v, want %v", got, want)
+	}
+	back := filepath.Join(t.TempDir(), "b.png")
+	if code, _, errs := runCLI("convert", out, "-o", back, "-device", "cpu", "-alpha", "256"); code != 0 {
+		t.Fatalf("32F TIFF back to 8U: %d %s", code, errs)
+	}
+}

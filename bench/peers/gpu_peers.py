@@ -1,0 +1,101 @@
+"""GPU peers for gpuimg's bench: PyTorch and CuPy doing what gpuimg's bench cases do
+where they have the operation: the forward DFT and the Gaussian low-pass call (both
+cuFFT underneath), filter2D 3x3..31x31 on 32FC1 and box 5x5 on 8UC1 with replicated
+borders (torch: F.pad + conv2d; CuPy: cupyx.scipy.ndimage). Timed with CUDA events
+(warm-up, median of reps), printed as bench CSV rows.
+Run on the GPU host by .gpu/run.sh: python3 gpu_peers.py 3840 2160 50"""
+import datetime
+import statistics
+import sys
+
+import numpy as np
+
+w, h = int(sys.argv[1]), int(sys.argv[2])
+reps = int(sys.argv[3]) if len(sys.argv) > 3 else 50
+date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+CUTOFF = 100.0  # cycles per image, as the bench's fftfilter.LowPass call
+
+# The Gaussian low-pass mask on the half spectrum (rfft2 layout), with the 1/(w*h)
+# of the inverse folded in, as fftfilter does.
+fy = np.fft.fftfreq(h) * h
+fx = np.arange(w // 2 + 1, dtype=np.float64)
+mask = (np.exp(-(fy[:, None] ** 2 + fx[None, :] ** 2) / (2 * CUTOFF * CUTOFF)) / (w * h)).astype(np.float32)
+x = np.random.default_rng(1).random((h, w), dtype=np.float32)
+
+
+# The bench's filter2D kernels: random, as in bench/main.go's spirit (not separable).
+kernels = {n: (np.random.default_rng(n).random((n, n)) / (n * n)).astype(np.float32) for n in (3, 7, 15, 31)}
+g8 = np.random.default_rng(2).integers(0, 256, (h, w), dtype=np.uint8)
+
+
+def report(name, timer, cases):
+    for op, typ, bpp, fn in cases:
+        try:
+            us = statistics.median(timer(fn))
+        except Exception as e:  # noqa: BLE001 - a peer without the case
+            print(f"{name} {op}: {e}", file=sys.stderr)
+            continue
+        print(f"{op},{w},{h},{typ},{name},kernel,{us:.2f},{bpp * w * h / us / 1e3:.1f},{name},,{date}")
+
+
+try:
+    import torch
+
+    def torch_timer(fn):
+        for _ in range(5):
+            fn()
+        out = []
+        for _ in range(reps):
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            out.append(a.elapsed_time(b) * 1e3)
+        return out
+
+    import torch.nn.functional as F
+
+    xd, md, g8d = torch.from_numpy(x).cuda(), torch.from_numpy(mask).cuda(), torch.from_numpy(g8).cuda()
+    kd = {n: torch.from_numpy(k).cuda()[None, None] for n, k in kernels.items()}
+    box = torch.ones((1, 1, 5, 5), device="cuda") / 25
+
+    def conv(img, k):  # filter2D with BORDER_REPLICATE: correlation, as conv2d computes
+        r = k.shape[-1] // 2
+        return F.conv2d(F.pad(img[None, None], (r, r, r, r), mode="replicate"), k)[0, 0]
+
+    report("torch-cuda", torch_timer, [
+        ("dft forward complex", "32FC1", 12, lambda: torch.fft.rfft2(xd)),
+        ("lowpass gaussian", "32FC1", 8, lambda: torch.fft.irfft2(torch.fft.rfft2(xd) * md, s=(h, w))),
+        ("box 5x5", "8UC1", 2, lambda: conv(g8d.float(), box).round().to(torch.uint8)),
+    ] + [(f"filter2D {n}x{n}", "32FC1", 8, (lambda n=n: conv(xd, kd[n]))) for n in (3, 7, 15, 31)])
+except Exception as e:  # noqa: BLE001 - report it and go on to CuPy
+    print("torch peer failed:", e, file=sys.stderr)
+
+try:
+    import cupy as cp
+
+    def cupy_timer(fn):
+        for _ in range(5):
+            fn()
+        out = []
+        for _ in range(reps):
+            a, b = cp.cuda.Event(), cp.cuda.Event()
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            out.append(cp.cuda.get_elapsed_time(a, b) * 1e3)
+        return out
+
+    import cupyx.scipy.ndimage as ndi
+
+    xd, md, g8d = cp.asarray(x), cp.asarray(mask), cp.asarray(g8)
+    kd = {n: cp.asarray(k) for n, k in kernels.items()}
+    report("cupy-cuda", cupy_timer, [
+        ("dft forward complex", "32FC1", 12, lambda: cp.fft.rfft2(xd)),
+        ("lowpass gaussian", "32FC1", 8, lambda: cp.fft.irfft2(cp.fft.rfft2(xd) * md, s=(h, w))),
+        ("box 5x5", "8UC1", 2, lambda: ndi.uniform_filter(g8d, 5, mode="nearest")),
+    ] + [(f"filter2D {n}x{n}", "32FC1", 8, (lambda n=n: ndi.correlate(xd, kd[n], mode="nearest"))) for n in (3, 7, 15, 31)])
+except Exception as e:  # noqa: BLE001
+    print("cupy peer failed:", e, file=sys.stderr)
