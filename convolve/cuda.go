@@ -53,9 +53,49 @@ func grid(cols, rows, tw, th, z int) [3]int {
 	return [3]int{(cols + tw - 1) / tw, min((rows+th-1)/th, 65535), z}
 }
 
+// regKernel names the register kernel (gi_reg_k<K>_<in>_<out>) for a centred 3x3 or
+// 5x5 kernel on a one-channel 8U or 32F image whose rows are 4-element aligned, or
+// returns "" when the plan needs the tiled kernels.
+func regKernel(d, s *core.State, p *plan) (string, int) {
+	k := p.kw
+	if s.Chans != 1 || p.kh != k || (k != 3 && k != 5) || p.ax != k/2 || p.ay != k/2 {
+		return "", 0
+	}
+	vec := uintptr(4 * s.Depth.Size())
+	if s.Ptr()%vec != 0 || uintptr(s.Pitch)%vec != 0 {
+		return "", 0
+	}
+	types := map[core.Depth]string{core.Depth8U: "u8", core.Depth16U: "u16", core.Depth16S: "s16", core.Depth32F: "f32"}
+	switch {
+	case s.Depth == core.Depth8U:
+	case s.Depth == core.Depth32F && d.Depth == core.Depth32F:
+	default:
+		return "", 0
+	}
+	return fmt.Sprintf("gi_reg_k%d_%s_%s", k, types[s.Depth], types[d.Depth]), k
+}
+
 // cudaFilter picks the kernel: the tiled separable one, the unrolled 2-D one for
 // kernels up to 31x31, or the direct one.
 func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
+	if name, k := regKernel(d, s, p); name != "" {
+		kern := p.k
+		if p.sep {
+			kern = outer(p.kx, p.ky)
+		}
+		taps := make([]float32, tapsLen)
+		for i, row := range kern {
+			for j, v := range row {
+				taps[i*k+j] = float32(v)
+			}
+		}
+		rows := 4 * 8 // outputs per block down: 4 warps of R rows (kernels/filter.cu)
+		if k == 5 {
+			rows = 4 * 6
+		}
+		args := append(geoArgs(d, s, p), taps)
+		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, 120, rows, 1), [3]int{32, 4, 1}, 0, args...)
+	}
 	block := [3]int{32, 8, 1}
 	if p.sep && max(p.kw, p.kh) <= sepMax {
 		taps := make([]float32, tapsLen)
