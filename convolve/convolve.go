@@ -2,7 +2,9 @@
 // do: Filter2D, SepFilter2D, GaussianBlur, BoxFilter/Blur, Sobel, Scharr and
 // Laplacian, with OpenCV's depth rules, anchors and border types.
 //
-// On the CUDA device each block of threads loads its tile of the image, with the
+// On the CUDA device, centred 3x3 and 5x5 kernels on one-channel 8U and 32F images
+// run in registers (each warp loads whole rows, neighbours come by shuffles).
+// Otherwise each block of threads loads its tile of the image, with the
 // apron the kernel needs around it, into shared memory (reading pixels outside the
 // image through the border rule), and each thread computes several outputs from
 // registers. Separable kernels (and 2-D kernels of rank one) run as a row pass and

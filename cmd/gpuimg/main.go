@@ -147,7 +147,8 @@ func cmdRun(argv []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: gpuimg run IN... -o OUT STEP [STEP...] [flags]\n\n"+
 			"Runs the steps one after the other on the device, without copies to the host in between.\n"+
-			"A step is OPERATION[:VALUE|:NAME=VALUE]... (gpuimg help OPERATION lists its parameters).\n\nFlags:\n")
+			"A step is OPERATION[:VALUE|:NAME=VALUE]... (gpuimg help OPERATION lists its parameters).\n"+
+			"Words naming an operation are steps; write a file called like one as ./blur.\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nExamples:\n  gpuimg run in.png -o out.png cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR\n"+
 			"  gpuimg run 'shots/*.png' -o out/ -ext jpg cvtcolor:BGR2GRAY lowpass:cutoff=40 -timing\n")
