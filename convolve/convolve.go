@@ -9,9 +9,10 @@
 // image through the border rule), and each thread computes several outputs from
 // registers. Separable kernels (and 2-D kernels of rank one) run as a row pass and
 // a column pass inside the same tile; other 2-D kernels up to 31x31 are unrolled
-// with the taps as kernel parameters. Larger kernels, from fftMinArea taps, go
-// through the frequency domain (fftfilter.Convolve), which is faster there; the
-// GPUIMG_CONV_FFT_MIN_AREA environment variable moves that crossover.
+// with the taps as kernel parameters. Larger ones (over 31 taps either way, or
+// separable ones over 63) go through the frequency domain (fftfilter.Convolve),
+// which is faster there; GPUIMG_CONV_FFT_MIN_AREA moves that crossover down to a
+// number of taps, and GPUIMG_CONV_FFT=off turns the route off.
 //
 // On views (Region), pixels outside the view but inside the image it belongs to are
 // read as they are, as OpenCV does, unless the border type includes BorderIsolated.
