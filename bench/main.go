@@ -371,3 +371,68 @@ func init() {
 		}})
 	}
 }
+
+// Coverage cases: the rest of the shipped operations, so that the tables show every
+// one (the peers time the ones they have).
+func init() {
+	for _, c := range []struct {
+		code  colorconv.Code
+		mt    gpuimage.MatType
+		bytes int
+	}{
+		{colorconv.ColorBGRToHLS, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToLuv, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToYUV, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToRGB, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToBGRA, gpuimage.CV8UC3, 7},
+		{colorconv.ColorGrayToBGR, gpuimage.CV8UC1, 4},
+		{colorconv.ColorLabToBGR, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToHSV, gpuimage.CV32FC3, 24},
+	} {
+		code := c.code
+		cases = append(cases, benchCase{"cvtColor " + code.String(), unary(c.mt, c.bytes,
+			func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return colorconv.CvtColor(src, dst, code, on)
+			})})
+	}
+	m := [][]float64{{0.5, 0.3, 0.2, 1}, {0.1, 0.8, 0.1, 2}, {0.2, 0.2, 0.6, 3}}
+	b := convolve.BorderReplicate
+	cases = append(cases,
+		benchCase{"setTo", unary(gpuimage.CV8UC3, 3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return src.SetTo(gpuimage.NewScalar(1, 2, 3, 0), on)
+		})},
+		benchCase{"transform 3x4", unary(gpuimage.CV8UC3, 6, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return colorconv.Transform(src, dst, m, on)
+		})},
+		benchCase{"scharr dx 8U->16S", unary(gpuimage.CV8UC1, 3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return convolve.Scharr(src, dst, gpuimage.Depth16S, 1, 0, 1, 0, b, on)
+		})},
+		benchCase{"laplacian 3x3 8U->16S", unary(gpuimage.CV8UC1, 3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return convolve.Laplacian(src, dst, gpuimage.Depth16S, 3, 1, 0, b, on)
+		})},
+		benchCase{"sobel 3x3 dx 32F", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return convolve.Sobel(src, dst, gpuimage.Depth32F, 1, 0, 3, 1, 0, b, on)
+		})},
+		benchCase{"idft CCS to real", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.IDFT(src, dst, fftfilter.DFTScale, on)
+		})},
+		benchCase{"mulSpectrums CCS", unary(gpuimage.CV32FC1, 12, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.MulSpectrums(src, src, dst, 0, true, on)
+		})},
+		benchCase{"magnitude", unary(gpuimage.CV32FC1, 12, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.Magnitude(src, src, dst, on)
+		})},
+		benchCase{"phase", unary(gpuimage.CV32FC1, 12, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.Phase(src, src, dst, false, on)
+		})},
+		benchCase{"spectrum", unary(gpuimage.CV8UC1, 2, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.Spectrum(src, dst, on)
+		})},
+		benchCase{"highpass butterworth", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.HighPass(src, dst, fftfilter.Butterworth, 30, 2, on)
+		})},
+		benchCase{"notch reject", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.NotchReject(src, dst, fftfilter.Gaussian, []fftfilter.Notch{{U: 64, V: 0, Radius: 4}, {U: 0, V: 48, Radius: 4}}, 0, on)
+		})},
+	)
+}

@@ -49,6 +49,8 @@ def chain(img, n):
     return img
 
 
+bgr8_out = bgr8.copy()
+xform = np.array([[0.5, 0.3, 0.2, 1], [0.1, 0.8, 0.1, 2], [0.2, 0.2, 0.6, 3]], dtype=np.float32)
 R = cv2.BORDER_REPLICATE  # the border NPP's filters support; gpuimg's bench uses it too
 date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
 device = f"cv2 {cv2.__version__} ({cv2.getNumThreads()} threads)"
@@ -74,6 +76,25 @@ cases = [
     ("lowpass gaussian", "32FC1", 8 * w * h, lambda: lowpass(g32)),
 ] + [
     (f"pipeline {n} ops", "8UC3", 6 * w * h, (lambda n=n: chain(bgr8, n))) for n in (1, 3, 5)
+] + [
+    # coverage: the rest of the shipped operations that OpenCV has
+    ("cvtColor BGR2HLS", "8UC3", 6 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_BGR2HLS)),
+    ("cvtColor BGR2Luv", "8UC3", 6 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_BGR2Luv)),
+    ("cvtColor BGR2YUV", "8UC3", 6 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_BGR2YUV)),
+    ("cvtColor BGR2RGB", "8UC3", 6 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_BGR2RGB)),
+    ("cvtColor BGR2BGRA", "8UC3", 7 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_BGR2BGRA)),
+    ("cvtColor GRAY2BGR", "8UC1", 4 * w * h, lambda: cv2.cvtColor(g8, cv2.COLOR_GRAY2BGR)),
+    ("cvtColor Lab2BGR", "8UC3", 6 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_Lab2BGR)),
+    ("cvtColor BGR2HSV", "32FC3", 24 * w * h, lambda: cv2.cvtColor(bgr32, cv2.COLOR_BGR2HSV)),
+    ("setTo", "8UC3", 3 * w * h, lambda: bgr8_out.__setitem__(slice(None), (1, 2, 3))),
+    ("transform 3x4", "8UC3", 6 * w * h, lambda: cv2.transform(bgr8, xform)),
+    ("scharr dx 8U->16S", "8UC1", 3 * w * h, lambda: cv2.Scharr(g8, cv2.CV_16S, 1, 0, borderType=R)),
+    ("laplacian 3x3 8U->16S", "8UC1", 3 * w * h, lambda: cv2.Laplacian(g8, cv2.CV_16S, ksize=3, borderType=R)),
+    ("sobel 3x3 dx 32F", "32FC1", 8 * w * h, lambda: cv2.Sobel(g32, cv2.CV_32F, 1, 0, ksize=3, borderType=R)),
+    ("idft CCS to real", "32FC1", 8 * w * h, lambda: cv2.idft(g32, flags=cv2.DFT_SCALE)),
+    ("mulSpectrums CCS", "32FC1", 12 * w * h, lambda: cv2.mulSpectrums(g32, g32, 0, conjB=True)),
+    ("magnitude", "32FC1", 12 * w * h, lambda: cv2.magnitude(g32, g32)),
+    ("phase", "32FC1", 12 * w * h, lambda: cv2.phase(g32, g32)),
 ]
 for op, typ, nbytes, fn in cases:
     for _ in range(3):

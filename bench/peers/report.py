@@ -16,10 +16,11 @@ ceiling = float(sys.argv[3]) if len(sys.argv) > 3 else 2793.0
 os.makedirs(outdir, exist_ok=True)
 
 FAMILIES = [
-    ("Transfers and conversions", ("upload", "download", "copy", "convertTo")),
-    ("Colour conversion", ("cvtColor",)),
-    ("Filters", ("gaussian", "box", "sobel", "filter2D")),
-    ("Frequency domain", ("dft", "cufft", "lowpass", "conv ")),
+    ("Transfers and conversions", ("upload", "download", "copy", "convertTo", "setTo")),
+    ("Colour conversion", ("cvtColor", "transform")),
+    ("Filters", ("gaussian", "box", "sobel", "scharr", "laplacian", "filter2D")),
+    ("Frequency domain", ("dft", "idft", "cufft", "lowpass", "highpass", "notch", "conv ", "mulSpectrums",
+                          "magnitude", "phase", "spectrum")),
     ("Pipelines (operations chained on the device)", ("pipeline",)),
 ]
 GPU, NPP, CV = ("gpuimg-cuda", "kernel"), ("npp", "kernel"), ("opencv-cpu", "cpu")
