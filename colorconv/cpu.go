@@ -460,8 +460,20 @@ func srgbInvGamma(x float32) float32 {
 
 func clip01(x float32) float32 { return min(max(x, 0), 1) }
 
+// gamma8 is srgbGamma of each 8-bit value scaled by 1/255: the same float32
+// results, looked up instead of computed with math.Pow per pixel.
+var gamma8 = func() (t [256]float32) {
+	for v := range t {
+		t[v] = srgbGamma(float32(v) * (1.0 / 255))
+	}
+	return t
+}()
+
 // linearRGB returns linear r, g, b in 0..1 of a pixel (8U values scaled by 1/255).
 func linearRGB[T cpu.Elem](b, g, r T, srgb int) (float32, float32, float32) {
+	if b8, ok := any(b).(uint8); ok && srgb == 1 {
+		return gamma8[b8], gamma8[any(g).(uint8)], gamma8[any(r).(uint8)]
+	}
 	lb, lg, lr := float32(b), float32(g), float32(r)
 	if !isFloat[T]() {
 		lb, lg, lr = lb*(1.0/255), lg*(1.0/255), lr*(1.0/255)
