@@ -281,27 +281,16 @@ func Laplacian(src, dst *gpuimage.Image, ddepth gpuimage.Depth, ksize int, scale
 func (p *plan) fail(err error) error { return fmt.Errorf("convolve.%s: %w", p.op, err) }
 
 func anchorOf(anchor image.Point, kw, kh int) (int, int, error) {
-	ax, ay := anchor.X, anchor.Y
-	if ax == -1 {
-		ax = kw / 2
-	}
-	if ay == -1 {
-		ay = kh / 2
-	}
-	if ax < 0 || ax >= kw || ay < 0 || ay >= kh {
-		return 0, 0, fmt.Errorf("%w: anchor (%d,%d) is outside the %dx%d kernel", ErrBadKernel, anchor.X, anchor.Y, kw, kh)
+	ax, ay, err := core.KernelAnchor(anchor, kw, kh)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%w: %v", ErrBadKernel, err)
 	}
 	return ax, ay, nil
 }
 
 func checkTaps(v []float64, what string) error {
-	if len(v) == 0 {
-		return fmt.Errorf("%w: %s is empty", ErrBadKernel, what)
-	}
-	for _, f := range v {
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("%w: %s has a non-finite tap %v", ErrBadKernel, what, f)
-		}
+	if err := core.CheckTaps(v, what); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadKernel, err)
 	}
 	return nil
 }
@@ -323,16 +312,8 @@ func (p *plan) setSep(kx, ky []float64, anchor image.Point) error {
 }
 
 func (p *plan) setKernel2D(k [][]float64, anchor image.Point) error {
-	if len(k) == 0 || len(k[0]) == 0 {
-		return fmt.Errorf("%w: kernel is nil or empty", ErrBadKernel)
-	}
-	for i, row := range k {
-		if len(row) != len(k[0]) {
-			return fmt.Errorf("%w: kernel row %d has %d taps, row 0 has %d", ErrBadKernel, i, len(row), len(k[0]))
-		}
-		if err := checkTaps(row, "kernel"); err != nil {
-			return err
-		}
+	if err := core.CheckKernel2D(k); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadKernel, err)
 	}
 	p.kw, p.kh = len(k[0]), len(k)
 	if err := checkExtent(p.kw, p.kh); err != nil {

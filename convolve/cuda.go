@@ -39,14 +39,7 @@ func geoArgs(d, s *core.State, p *plan) []any {
 	wr, wc, ox, oy := s.BorderGeometry(p.isolated)
 	return []any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, int(s.Depth), int(d.Depth), s.Chans,
 		wr, wc, ox, oy, int(p.border), p.value[0], p.value[1], p.value[2], p.value[3],
-		p.kw, p.kh, p.ax, p.ay, float32(p.delta), b2i(p.halfUp), 0}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+		p.kw, p.kh, p.ax, p.ay, float32(p.delta), core.Flag(p.halfUp), 0}
 }
 
 func grid(cols, rows, tw, th, z int) [3]int {

@@ -320,12 +320,6 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 	defer f.done()
 	g := j.g
 	src, dst := sideOf(g, j.src), sideOf(g, j.dst)
-	b2i := func(b bool) int {
-		if b {
-			return 1
-		}
-		return 0
-	}
 	switch {
 	case j.ccsInPlace() && j.dst.Lead == ccsLead && j.dst.Off == ccsLead && dst.line >= 4*g.n+2*ccsLead:
 		// cuFFT writes the half spectrum 4 bytes before each row (createCCS), which
@@ -366,7 +360,7 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		if err := f.rfftTo(g, src, dst); err != nil {
 			return err
 		}
-		return f.launch("gi_fft_mirror", g.n-g.half(), g.lines, dst.ptr, dst.line, dst.step, g.lines, g.n, b2i(g.twoD))
+		return f.launch("gi_fft_mirror", g.n-g.half(), g.lines, dst.ptr, dst.line, dst.step, g.lines, g.n, core.Flag(g.twoD))
 	case !j.cin && !j.inverse:
 		h, err := f.alloc(8 * g.lines * g.half())
 		if err != nil {
@@ -381,9 +375,9 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 			return err
 		}
 		if j.cout {
-			return f.launch("gi_fft_pack_full", g.n, g.lines, h, g.lines, g.n, b2i(g.twoD), dst.ptr, dst.line, dst.step, j.scale)
+			return f.launch("gi_fft_pack_full", g.n, g.lines, h, g.lines, g.n, core.Flag(g.twoD), dst.ptr, dst.line, dst.step, j.scale)
 		}
-		return f.launch("gi_fft_pack_ccs", g.half(), g.lines, h, g.lines, g.n, b2i(g.twoD), dst.ptr, dst.line, dst.step, j.scale)
+		return f.launch("gi_fft_pack_ccs", g.half(), g.lines, h, g.lines, g.n, core.Flag(g.twoD), dst.ptr, dst.line, dst.step, j.scale)
 	case j.cin && j.cout:
 		dir := cufft.Forward
 		if j.inverse {
@@ -402,7 +396,7 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 	if err != nil {
 		return err
 	}
-	if err := f.launch("gi_fft_unpack", g.half(), g.lines, src.ptr, src.line, src.step, g.lines, g.n, b2i(g.twoD), b2i(!j.cin), h, j.scale); err != nil {
+	if err := f.launch("gi_fft_unpack", g.half(), g.lines, src.ptr, src.line, src.step, g.lines, g.n, core.Flag(g.twoD), core.Flag(!j.cin), h, j.scale); err != nil {
 		return err
 	}
 	out := dst
@@ -435,10 +429,9 @@ func (f *fft) stage(g geom, s side, esz int) (side, error) {
 func cudaMul(str core.Stream, j *mulJob) error {
 	g := j.g
 	a, b, d := sideOf(g, j.a), sideOf(g, j.b), sideOf(g, j.dst)
-	b2i := map[bool]int{false: 0, true: 1}
 	return j.a.Dev.Launch(str, "gi_fft_mul", core.Grid(g.n, g.lines, 256), [3]int{256, 1, 1}, 0,
 		a.ptr, a.line, a.step, b.ptr, b.line, b.step, d.ptr, d.line, d.step, g.lines, g.n,
-		b2i[g.twoD], b2i[j.cplx], b2i[j.conj], float32(1))
+		core.Flag(g.twoD), core.Flag(j.cplx), core.Flag(j.conj), float32(1))
 }
 
 func cudaPolar(str core.Stream, d, x, y *core.State, mode int) error {
@@ -536,7 +529,6 @@ func cudaFilter(str core.Stream, j *filterJob) error {
 	if j.f != nil {
 		ints, vals = filterParams(j.f)
 	}
-	b2i := map[bool]int{false: 0, true: 1}
 	for c := 0; c < s.Chans; c++ {
 		in, ok := direct(s)
 		if !ok {
@@ -558,7 +550,7 @@ func cudaFilter(str core.Stream, j *filterJob) error {
 			err = f.launch("gi_fft_mulmask", g.half(), g.lines, h, g.lines, g.n, m.ptr, m.line, m.step, float32(j.scale()))
 		default:
 			sx, sy := j.freqScale()
-			err = f.launch("gi_fft_mask", g.half(), g.lines, h, g.lines, g.n, b2i[g.trans], j.p,
+			err = f.launch("gi_fft_mask", g.half(), g.lines, h, g.lines, g.n, core.Flag(g.trans), j.p,
 				ints[0], ints[1], ints[2], ints[3], sx, sy, j.scale(), vals)
 		}
 		if err != nil {
@@ -612,11 +604,7 @@ func cudaSpectrum(str core.Stream, j *filterJob) error {
 	if err := f.dev.Memset2D(mb, 4, 4, 4, 1, 0, str); err != nil {
 		return err
 	}
-	twoD := 0
-	if g.twoD {
-		twoD = 1
-	}
-	if err := f.launch("gi_fft_logmag", g.n, g.lines, h, g.lines, g.n, twoD, plane, mm); err != nil {
+	if err := f.launch("gi_fft_logmag", g.n, g.lines, h, g.lines, g.n, core.Flag(g.twoD), plane, mm); err != nil {
 		return err
 	}
 	d := sideOf(g, j.dst)

@@ -381,11 +381,15 @@ func PadToOptimal(src, dst *gpuimage.Image, opts ...gpuimage.Option) error {
 	if err := s.Check(); err != nil {
 		return fmt.Errorf("fftfilter.PadToOptimal: %w", err)
 	}
-	if src == dst || (core.StateOf(dst) != nil && core.StateOf(dst).Buf == s.Buf) {
+	d := core.StateOf(dst)
+	if d == nil {
+		return fmt.Errorf("fftfilter.PadToOptimal: %w", core.ErrNil)
+	}
+	if d.Buf != nil && d.Buf == s.Buf {
 		return fmt.Errorf("fftfilter.PadToOptimal: dst must not share src's memory")
 	}
 	p, q := GetOptimalDFTSize(s.Rows), GetOptimalDFTSize(s.Cols)
-	err := core.StateOf(dst).Create(s.Dev, p, q, s.Depth, s.Chans)
+	err := d.Create(s.Dev, p, q, s.Depth, s.Chans)
 	if err == nil {
 		err = dst.SetTo(gpuimage.Scalar{}, opts...)
 	}

@@ -213,6 +213,9 @@ func NotchReject(src, dst *gpuimage.Image, shape Shape, notches []Notch, order i
 // equal to gain at -f); only the half with non-negative horizontal frequencies is
 // read. The image is transformed at its own size, without padding.
 func ApplyMask(src, dst, mask *gpuimage.Image, opts ...gpuimage.Option) error {
+	if mask == nil {
+		return fmt.Errorf("fftfilter.ApplyMask: %w: mask is nil", ErrBadMask)
+	}
 	if err := maskFilter(src, dst, nil, mask, opts); err != nil {
 		return fmt.Errorf("fftfilter.ApplyMask: %w", err)
 	}
@@ -359,29 +362,13 @@ func convolveFFT(src, dst *gpuimage.Image, ddepth gpuimage.Depth, kernel [][]flo
 	if s.Chans == 2 {
 		return fmt.Errorf("%w: 2-channel input (filter images of 1, 3 or 4 channels)", gpuimage.ErrBadType)
 	}
-	if len(kernel) == 0 || len(kernel[0]) == 0 {
-		return fmt.Errorf("%w: kernel is nil or empty", ErrBadKernel)
+	if err := core.CheckKernel2D(kernel); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadKernel, err)
 	}
 	kh, kw := len(kernel), len(kernel[0])
-	for i, row := range kernel {
-		if len(row) != kw {
-			return fmt.Errorf("%w: kernel row %d has %d taps, row 0 has %d", ErrBadKernel, i, len(row), kw)
-		}
-		for _, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: kernel has a non-finite tap %v", ErrBadKernel, v)
-			}
-		}
-	}
-	ax, ay := anchor.X, anchor.Y
-	if ax == -1 {
-		ax = kw / 2
-	}
-	if ay == -1 {
-		ay = kh / 2
-	}
-	if ax < 0 || ax >= kw || ay < 0 || ay >= kh {
-		return fmt.Errorf("%w: anchor (%d,%d) is outside the %dx%d kernel", ErrBadKernel, anchor.X, anchor.Y, kw, kh)
+	ax, ay, err := core.KernelAnchor(anchor, kw, kh)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrBadKernel, err)
 	}
 	dd, ok := core.FilterDepth(s.Depth, int(ddepth))
 	if !ok {
