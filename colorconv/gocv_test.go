@@ -58,11 +58,7 @@ func input(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int, mt g
 			putF32(data[4*i:], f)
 		}
 	}
-	m, err := gocv.NewMatFromBytes(rows, cols, gocv.MatType(mt), data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return gocvtest.Mat(t, rows, cols, mt, data)
 }
 
 // tolerance is the allowed difference from OpenCV 4.6: abs + rel*|want| for every

@@ -190,14 +190,3 @@ func tolerance(c filterCase, dd gpuimage.Depth, inMax float64) (abs, rel float64
 	}
 	return 1e-6*c.sumAbs*inMax + 1e-6, 1e-5 + 1e-7*math.Sqrt(float64(c.kw*c.kh))
 }
-
-// inputMax is the largest magnitude of random inputs of depth d.
-func inputMax(d gpuimage.Depth) float64 {
-	switch d {
-	case gpuimage.Depth8U:
-		return 255
-	case gpuimage.Depth16U, gpuimage.Depth16S:
-		return 65535
-	}
-	return 600
-}

@@ -109,7 +109,7 @@ func compareDevices(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name strin
 		t.Fatalf("%s: cuda: %v", name, err)
 	}
 	dd := want.Type().Depth()
-	abs, rel := tolerance(c, dd, inputMax(mt.Depth()))
+	abs, rel := tolerance(c, dd, tu.InputMax(mt.Depth()))
 	if d := tu.Compare(dd, tu.Bytes(t, got), tu.Bytes(t, want), abs, rel); d.Bad != 0 {
 		t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
 	}

@@ -268,7 +268,7 @@ func TestCUDAConvolve(t *testing.T) {
 						// float32 transforms err by a few 1e-7 of the inputs' scale
 						// (largest input times the kernel's absolute sum), however
 						// small the output.
-						closeAbs(t, name, got, want, 1e-4, 2e-6*inputMax(mt.Depth())*sumAbs(kern))
+						closeAbs(t, name, got, want, 1e-4, 2e-6*tu.InputMax(mt.Depth())*sumAbs(kern))
 					})
 					w.close()
 				}
@@ -285,17 +285,6 @@ func sumAbs(k [][]float64) float64 {
 		}
 	}
 	return s
-}
-
-// inputMax is the largest magnitude of tu.RandomBytes values of depth d.
-func inputMax(d gpuimage.Depth) float64 {
-	switch d {
-	case gpuimage.Depth8U:
-		return 255
-	case gpuimage.Depth16U, gpuimage.Depth16S:
-		return 65535
-	}
-	return 600
 }
 
 // Plans made for a stream are freed when it closes; calls on streams work.

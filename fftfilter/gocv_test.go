@@ -19,15 +19,6 @@ import (
 
 // The CPU device against OpenCV 4.6 (gocv) on random inputs.
 
-func matFrom(t *testing.T, rows, cols int, mt gpuimage.MatType, data []byte) gocv.Mat {
-	t.Helper()
-	m, err := gocv.NewMatFromBytes(rows, cols, gocv.MatType(mt), data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 func TestGetOptimalDFTSizeMatchesOpenCV(t *testing.T) {
 	for n := 0; n < 5000; n++ {
 		if got, want := fftfilter.GetOptimalDFTSize(n), gocv.GetOptimalDFTSize(n); got != want {
@@ -52,7 +43,7 @@ func dftInput(t *testing.T, r interface{ Float64() float64 }, rows, cols, cn int
 	if flags&fftfilter.DFTInverse == 0 || (cn == 2 && flags&fftfilter.DFTRealOutput == 0) {
 		return gpuimage.MakeType(gpuimage.Depth32F, cn), encode(v)
 	}
-	x := matFrom(t, rows, cols, gpuimage.CV32FC1, encode(v[:rows*cols]))
+	x := gocvtest.Mat(t, rows, cols, gpuimage.CV32FC1, encode(v[:rows*cols]))
 	defer x.Close()
 	spec := gocv.NewMat()
 	defer spec.Close()
@@ -74,7 +65,7 @@ func TestDFTMatchesOpenCV(t *testing.T) {
 			rows, cols := sz[0], sz[1]
 			name := fmt.Sprintf("%dx%d/C%d/flags%d", rows, cols, c.cn, c.flags)
 			mt, data := dftInput(t, r, rows, cols, c.cn, c.flags)
-			src := matFrom(t, rows, cols, mt, data)
+			src := gocvtest.Mat(t, rows, cols, mt, data)
 			want := gocv.NewMat()
 			gocv.DFT(src, &want, gocv.DftFlags(c.flags))
 			in := newImage(t, gpuimage.CPU(), rows, cols, mt, data)
@@ -101,7 +92,7 @@ func TestDFT4KMatchesOpenCV(t *testing.T) {
 	}
 	r := tu.Rand(t)
 	mt, data := dftInput(t, r, 2160, 3840, 1, 0)
-	src := matFrom(t, 2160, 3840, mt, data)
+	src := gocvtest.Mat(t, 2160, 3840, mt, data)
 	defer src.Close()
 	want := gocv.NewMat()
 	defer want.Close()
@@ -156,7 +147,7 @@ func TestMulSpectrumsMatchesOpenCV(t *testing.T) {
 						flags |= fftfilter.DFTRows
 					}
 					spec := func(v []float64) (gocv.Mat, *gpuimage.Image) {
-						m := matFrom(t, rows, cols, gpuimage.CV32FC1, encode(v))
+						m := gocvtest.Mat(t, rows, cols, gpuimage.CV32FC1, encode(v))
 						defer m.Close()
 						s := gocv.NewMat()
 						gocv.DFT(m, &s, f)
@@ -199,7 +190,7 @@ func TestMagnitudePhaseMatchOpenCV(t *testing.T) {
 			x[i], y[i] = r.Float64()*200-100, r.Float64()*200-100
 		}
 		x[0], y[0] = 0, 0
-		xm, ym := matFrom(t, rows, cols, gpuimage.CV32FC2, encode(x)), matFrom(t, rows, cols, gpuimage.CV32FC2, encode(y))
+		xm, ym := gocvtest.Mat(t, rows, cols, gpuimage.CV32FC2, encode(x)), gocvtest.Mat(t, rows, cols, gpuimage.CV32FC2, encode(y))
 		xi, yi := newImage(t, gpuimage.CPU(), rows, cols, gpuimage.CV32FC2, encode(x)), newImage(t, gpuimage.CPU(), rows, cols, gpuimage.CV32FC2, encode(y))
 		mag, ph := gocv.NewMat(), gocv.NewMat()
 		gocv.Magnitude(xm, ym, &mag)
@@ -304,7 +295,7 @@ func TestFiltersMatchOpenCV(t *testing.T) {
 		for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV16SC4, gpuimage.CV32FC1} {
 			rows, cols := sz[0], sz[1]
 			data := tu.RandomBytes(r, mt.Depth(), rows*cols*mt.Channels())
-			src := matFrom(t, rows, cols, mt, data)
+			src := gocvtest.Mat(t, rows, cols, mt, data)
 			in := newImage(t, gpuimage.CPU(), rows, cols, mt, data)
 			for fi, f := range filters {
 				name := fmt.Sprintf("%dx%d/%v/filter%d", rows, cols, mt, fi)
@@ -342,7 +333,7 @@ func TestApplyMaskMatchesOpenCV(t *testing.T) {
 		}
 		mask := newImage(t, gpuimage.CPU(), rows, cols, gpuimage.CV32FC1, encode(m))
 		data := tu.RandomBytes(r, gpuimage.Depth32F, rows*cols*3)
-		src := matFrom(t, rows, cols, gpuimage.CV32FC3, data)
+		src := gocvtest.Mat(t, rows, cols, gpuimage.CV32FC3, data)
 		in := newImage(t, gpuimage.CPU(), rows, cols, gpuimage.CV32FC3, data)
 		want := cvFilter(t, src, false, func(i, j, p, q int) float64 {
 			return m[((i+rows/2)%rows)*cols+(j+cols/2)%cols]
@@ -365,7 +356,7 @@ func TestSpectrumMatchesOpenCV(t *testing.T) {
 	for _, sz := range [][2]int{{1, 16}, {9, 1}, {45, 61}, {64, 48}} {
 		rows, cols := sz[0], sz[1]
 		data := tu.RandomBytes(r, gpuimage.Depth8U, rows*cols)
-		src := matFrom(t, rows, cols, gpuimage.CV8UC1, data)
+		src := gocvtest.Mat(t, rows, cols, gpuimage.CV8UC1, data)
 		f := gocv.NewMat()
 		src.ConvertTo(&f, gocv.MatTypeCV32F)
 		spec := gocv.NewMat()
@@ -417,7 +408,7 @@ func TestConvolveMatchesFilter2D(t *testing.T) {
 					}
 					anchor := image.Pt(r.Intn(k.w), r.Intn(k.h))
 					data := tu.RandomBytes(r, mt.Depth(), rows*cols*mt.Channels())
-					src := matFrom(t, rows, cols, mt, data)
+					src := gocvtest.Mat(t, rows, cols, mt, data)
 					want := gocv.NewMat()
 					dd := gocv.MatType(-1)
 					if mt.Depth() == gpuimage.Depth8U {

@@ -18,15 +18,6 @@ import (
 
 // The CPU device against OpenCV (through gocv), on random inputs of odd sizes.
 
-func newMat(t *testing.T, rows, cols int, mt gpuimage.MatType, data []byte) gocv.Mat {
-	t.Helper()
-	m, err := gocv.NewMatFromBytes(rows, cols, gocv.MatType(mt), data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // roi is the region the ROI tests use inside a (rows+3)x(cols+5) parent.
 func roi(rows, cols int) image.Rectangle { return image.Rect(2, 1, 2+cols, 1+rows) }
 
@@ -36,11 +27,11 @@ func pair(t *testing.T, r *rand.Rand, rows, cols int, mt gpuimage.MatType, view 
 	t.Helper()
 	if !view {
 		im, data := tu.Random(t, r, gpuimage.CPU(), rows, cols, mt)
-		m := newMat(t, rows, cols, mt, data)
+		m := gocvtest.Mat(t, rows, cols, mt, data)
 		return im, m, func() { im.Close(); m.Close() }
 	}
 	pim, pdata := tu.Random(t, r, gpuimage.CPU(), rows+3, cols+5, mt)
-	pm := newMat(t, rows+3, cols+5, mt, pdata)
+	pm := gocvtest.Mat(t, rows+3, cols+5, mt, pdata)
 	im, err := pim.Region(roi(rows, cols))
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +133,7 @@ func TestCopyToAndRegionsMatchOpenCV(t *testing.T) {
 		// Copy into a region of another image, as m.CopyTo(other.Region(...)).
 		dst, ddata := tu.Random(t, r, gpuimage.CPU(), rows+3, cols+5, mt)
 		defer dst.Close()
-		dm := newMat(t, rows+3, cols+5, mt, ddata)
+		dm := gocvtest.Mat(t, rows+3, cols+5, mt, ddata)
 		defer dm.Close()
 		dv, err := dst.Region(roi(rows, cols))
 		if err != nil {
@@ -190,7 +181,7 @@ func TestGocvMatRoundTrip(t *testing.T) {
 	r := tu.Rand(t)
 	for _, mt := range tu.Types {
 		_, data := tu.Random(t, r, gpuimage.CPU(), 7, 9, mt)
-		m := newMat(t, 7, 9, mt, data)
+		m := gocvtest.Mat(t, 7, 9, mt, data)
 		roiM := m.Region(image.Rect(1, 2, 6, 7)) // not continuous
 		im, err := gocvmat.Upload(gpuimage.CPU(), roiM)
 		if err != nil {

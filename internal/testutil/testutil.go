@@ -50,6 +50,17 @@ func RandomBytes(r *rand.Rand, d gpuimage.Depth, n int) []byte {
 	return b
 }
 
+// InputMax is the largest magnitude RandomBytes gives for depth d.
+func InputMax(d gpuimage.Depth) float64 {
+	switch d {
+	case gpuimage.Depth8U:
+		return 255
+	case gpuimage.Depth16U, gpuimage.Depth16S:
+		return 65535
+	}
+	return 600
+}
+
 // CUDA returns CUDA device 0, failing the test when it cannot be opened.
 func CUDA(t testing.TB) *gpuimage.Device {
 	t.Helper()

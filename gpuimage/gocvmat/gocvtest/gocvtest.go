@@ -8,6 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/gpuimage/gocvmat"
 )
 
@@ -19,4 +20,15 @@ func Bytes(t testing.TB, m gocv.Mat) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Mat makes a Mat of rows x cols of type mt over a copy of data (packed rows),
+// failing the test on error.
+func Mat(t testing.TB, rows, cols int, mt gpuimage.MatType, data []byte) gocv.Mat {
+	t.Helper()
+	m, err := gocv.NewMatFromBytes(rows, cols, gocv.MatType(mt), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
