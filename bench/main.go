@@ -158,7 +158,8 @@ func unary(mt gpuimage.MatType, bytes int, op func(src, dst *gpuimage.Image, on 
 // endToEnd adds the end-to-end rows (the -e2e flag).
 var endToEnd = true
 
-// colour cases: the conversions the issue compares with NPP and OpenCV.
+// colour cases: the conversions the colour issue compares with NPP and OpenCV,
+// then the other families for coverage.
 func init() {
 	for _, c := range []struct {
 		code  colorconv.Code
@@ -171,6 +172,14 @@ func init() {
 		{colorconv.ColorBGRToYCrCb, gpuimage.CV8UC3, 6},
 		{colorconv.ColorBGRToXYZ, gpuimage.CV8UC3, 6},
 		{colorconv.ColorBGRToLab, gpuimage.CV32FC3, 24},
+		{colorconv.ColorBGRToHLS, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToLuv, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToYUV, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToRGB, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToBGRA, gpuimage.CV8UC3, 7},
+		{colorconv.ColorGrayToBGR, gpuimage.CV8UC1, 4},
+		{colorconv.ColorLabToBGR, gpuimage.CV8UC3, 6},
+		{colorconv.ColorBGRToHSV, gpuimage.CV32FC3, 24},
 	} {
 		code := c.code
 		cases = append(cases, benchCase{"cvtColor " + code.String(), unary(c.mt, c.bytes,
@@ -375,26 +384,6 @@ func init() {
 // Coverage cases: the rest of the shipped operations, so that the tables show every
 // one (the peers time the ones they have).
 func init() {
-	for _, c := range []struct {
-		code  colorconv.Code
-		mt    gpuimage.MatType
-		bytes int
-	}{
-		{colorconv.ColorBGRToHLS, gpuimage.CV8UC3, 6},
-		{colorconv.ColorBGRToLuv, gpuimage.CV8UC3, 6},
-		{colorconv.ColorBGRToYUV, gpuimage.CV8UC3, 6},
-		{colorconv.ColorBGRToRGB, gpuimage.CV8UC3, 6},
-		{colorconv.ColorBGRToBGRA, gpuimage.CV8UC3, 7},
-		{colorconv.ColorGrayToBGR, gpuimage.CV8UC1, 4},
-		{colorconv.ColorLabToBGR, gpuimage.CV8UC3, 6},
-		{colorconv.ColorBGRToHSV, gpuimage.CV32FC3, 24},
-	} {
-		code := c.code
-		cases = append(cases, benchCase{"cvtColor " + code.String(), unary(c.mt, c.bytes,
-			func(src, dst *gpuimage.Image, on gpuimage.Option) error {
-				return colorconv.CvtColor(src, dst, code, on)
-			})})
-	}
 	m := [][]float64{{0.5, 0.3, 0.2, 1}, {0.1, 0.8, 0.1, 2}, {0.2, 0.2, 0.6, 3}}
 	b := convolve.BorderReplicate
 	cases = append(cases,
