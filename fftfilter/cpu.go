@@ -145,27 +145,24 @@ func cfft(g geom, x [][]complex128, inverse bool) {
 // line by line for 1-D transforms; for 2-D ones the first column (and the last, for
 // even widths) packs the real-symmetric columns of h down the rows.
 func ccsAt(g geom, h [][]complex128, l, k int) float64 {
-	pick := func(line []complex128, j int) float64 { // 1-D CCS of one line
+	// pick is element j of the 1-D CCS packing of the values at(0), at(1), ...
+	pick := func(at func(i int) complex128, j int) float64 {
 		switch {
 		case j == 0:
-			return real(line[0])
+			return real(at(0))
 		case j%2 == 1:
-			return real(line[(j+1)/2])
+			return real(at((j + 1) / 2))
 		}
-		return imag(line[j/2])
+		return imag(at(j / 2))
 	}
 	if g.twoD && (k == 0 || (g.n%2 == 0 && k == g.n-1)) {
 		c := 0
 		if k != 0 {
 			c = g.n / 2
 		}
-		col := make([]complex128, g.lines/2+1)
-		for i := range col {
-			col[i] = h[i][c]
-		}
-		return pick(col, l)
+		return pick(func(i int) complex128 { return h[i][c] }, l) // down column c
 	}
-	return pick(h[l], k)
+	return pick(func(i int) complex128 { return h[l][i] }, k)
 }
 
 // fullAt is element (l, k) of the whole complex spectrum, from the half one by
