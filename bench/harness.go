@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
 )
 
 // Row is one measurement, written as a CSV row.
@@ -72,10 +73,20 @@ func Median(ds []time.Duration) time.Duration {
 
 // Timer times an operation on a device: on CUDA with events around the work queued
 // on a stream (device time only), on the CPU with the wall clock.
+//
+// On CUDA each timed run is queued behind a kernel that keeps the device busy for
+// Hold, so the events measure the device's work and not the time the host takes to
+// queue it (an idle stream would count that gap too). The host's time to queue the
+// operation is kept apart: LastHost is its median for the last Median call.
 type Timer struct {
 	Dev    *gpuimage.Device
 	Warmup int
 	Reps   int
+	Hold   time.Duration
+	// LastHost is the median host time to queue the operation in the last Median call.
+	LastHost time.Duration
+	// Unheld counts timed runs whose queueing outlasted Hold (their times include a gap).
+	Unheld int
 	stream *gpuimage.Stream
 }
 
@@ -104,39 +115,66 @@ func (t *Timer) Median(op func(on gpuimage.Option) error) (time.Duration, error)
 		return 0, err
 	}
 	times := make([]time.Duration, 0, t.Reps)
+	hosts := make([]time.Duration, 0, t.Reps)
 	for i := 0; i < t.Reps; i++ {
-		d, err := t.once(op, on)
+		d, h, err := t.once(op, on)
 		if err != nil {
 			return 0, err
 		}
 		times = append(times, d)
+		hosts = append(hosts, h)
 	}
+	t.LastHost = Median(hosts)
 	return Median(times), nil
 }
 
-func (t *Timer) once(op func(gpuimage.Option) error, on gpuimage.Option) (time.Duration, error) {
+// hold queues gi_spin on the timer's stream: the device stays busy for t.Hold.
+func (t *Timer) hold(on gpuimage.Option) error {
+	if t.Hold <= 0 {
+		return nil
+	}
+	s, dev := core.StreamDevOf([]gpuimage.Option{on})
+	if s == nil {
+		return fmt.Errorf("bench: no stream to hold")
+	}
+	return dev.Launch(s, "gi_spin", [3]int{1, 1, 1}, [3]int{1, 1, 1}, 0, uint32(t.Hold.Nanoseconds()))
+}
+
+// once runs op once and returns its time and the host's time to queue it.
+func (t *Timer) once(op func(gpuimage.Option) error, on gpuimage.Option) (time.Duration, time.Duration, error) {
 	if !t.Dev.IsCUDA() {
 		start := time.Now()
 		err := op(on)
-		return time.Since(start), err
+		d := time.Since(start)
+		return d, d, err
 	}
+	if err := t.hold(on); err != nil {
+		return 0, 0, err
+	}
+	start := time.Now()
 	a, err := t.stream.Record()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer a.Close()
+	q := time.Now()
 	if err := op(on); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
+	host := time.Since(q)
 	b, err := t.stream.Record()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer b.Close()
-	if err := b.Synchronize(); err != nil {
-		return 0, err
+	if t.Hold > 0 && time.Since(start) >= t.Hold {
+		t.Unheld++
 	}
-	return b.Since(a)
+	if err := b.Synchronize(); err != nil {
+		return 0, 0, err
+	}
+	d, err := b.Since(a)
+	return d, host, err
 }
 
 // FormatTable renders rows as an aligned text table for the terminal.

@@ -16,6 +16,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -34,9 +35,21 @@ func main() {
 		out     = flag.String("o", "", "CSV output file (default: standard output)")
 		only    = flag.String("only", "", "run only ops whose name contains this")
 		e2e     = flag.Bool("e2e", true, "on CUDA, also time upload + operation + download (page-locked and pageable)")
+		prof    = flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file (where the host time goes)")
+		hold    = flag.Duration("hold", 500*time.Microsecond, "on CUDA, keep the device busy this long before each timed run, so that kernel times exclude the host's time to queue the work (0: time from an idle stream)")
 	)
 	flag.Parse()
 	endToEnd = *e2e
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	dev, err := pickDevice(*devName)
 	if err != nil {
 		fail(err)
@@ -46,6 +59,9 @@ func main() {
 		fail(err)
 	}
 	defer t.Close()
+	if dev.IsCUDA() {
+		t.Hold = *hold
+	}
 	info, err := dev.Info()
 	if err != nil {
 		fail(err)
@@ -75,6 +91,9 @@ func main() {
 				rows = append(rows, r)
 			}
 		}
+	}
+	if t.Unheld > 0 {
+		fmt.Fprintf(os.Stderr, "bench: warning: %d timed runs took longer than -hold=%v to queue; their kernel times include host time\n", t.Unheld, *hold)
 	}
 	fmt.Fprint(os.Stderr, FormatTable(rows))
 	w := os.Stdout
@@ -143,6 +162,9 @@ func unary(mt gpuimage.MatType, bytes int, op func(src, dst *gpuimage.Image, on 
 		m, err := t.Median(func(on gpuimage.Option) error { return op(src, &dst, on) })
 		typ := strings.TrimPrefix(mt.String(), "CV_")
 		rows := []Row{{Type: typ, Variant: "kernel", Median: m, Bytes: int64(w * h * bytes)}}
+		if t.Dev.IsCUDA() {
+			rows = append(rows, Row{Type: typ, Variant: "host", Median: t.LastHost})
+		}
 		if err != nil || !t.Dev.IsCUDA() || !endToEnd {
 			return rows, err
 		}
@@ -254,12 +276,17 @@ func transfer(up bool) func(t *Timer, w, h int) ([]Row, error) {
 			name string
 			buf  []byte
 		}{{"pinned", pinned.Bytes()}, {"pageable", pageable}} {
+			hold := t.Hold
+			if v.name == "pageable" {
+				t.Hold = 0 // the host copies pageable memory itself: there is no queueing gap to hide
+			}
 			m, err := t.Median(func(on gpuimage.Option) error {
 				if up {
 					return im.Upload(v.buf, on)
 				}
 				return im.Download(v.buf, on)
 			})
+			t.Hold = hold
 			if err != nil {
 				return nil, err
 			}

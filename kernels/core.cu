@@ -133,3 +133,13 @@ MERGE(8u, u8)
 MERGE(16u, u16)
 MERGE(16s, s16)
 MERGE(32f, f32)
+
+// ---- Benchmark helper: keeps one thread busy for ns nanoseconds of the global timer,
+// so that work queued behind it on the stream is timed without the host's queueing gap.
+extern "C" __global__ void gi_spin(unsigned int ns) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns);
+}

@@ -2,7 +2,9 @@
 where they have the operation: the forward DFT and the Gaussian low-pass call (both
 cuFFT underneath), filter2D 3x3..31x31 on 32FC1 and box 5x5 on 8UC1 with replicated
 borders (torch: F.pad + conv2d; CuPy: cupyx.scipy.ndimage). Timed with CUDA events
-(warm-up, median of reps), printed as bench CSV rows.
+(warm-up, median of reps), each timed run queued behind a 2 ms busy kernel so that
+the events measure device work and not Python's time to queue it (gpuimg's and NPP's
+harnesses hold the device the same way), printed as bench CSV rows.
 Run on the GPU host by .gpu/run.sh: python3 gpu_peers.py 3840 2160 50"""
 import datetime
 import statistics
@@ -13,6 +15,8 @@ import numpy as np
 w, h = int(sys.argv[1]), int(sys.argv[2])
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else 50
 date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+HOLD_NS = 2_000_000  # device busy time ahead of each timed run (CuPy: global timer)
+HOLD_CYCLES = 4_000_000  # the same for torch.cuda._sleep, in clock cycles (~2 ms at H100 clocks)
 CUTOFF = 100.0  # cycles per image, as the bench's fftfilter.LowPass call
 
 # The Gaussian low-pass mask on the half spectrum (rfft2 layout), with the 1/(w*h)
@@ -47,6 +51,7 @@ try:
         out = []
         for _ in range(reps):
             a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda._sleep(HOLD_CYCLES)  # keep the device busy: time the work, not Python's queueing
             a.record()
             fn()
             b.record()
@@ -75,12 +80,20 @@ except Exception as e:  # noqa: BLE001 - report it and go on to CuPy
 try:
     import cupy as cp
 
+    spin = cp.RawKernel(r'''
+extern "C" __global__ void spin(unsigned int ns) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < ns);
+}''', "spin")
+
     def cupy_timer(fn):
         for _ in range(5):
             fn()
         out = []
         for _ in range(reps):
             a, b = cp.cuda.Event(), cp.cuda.Event()
+            spin((1,), (1,), (cp.uint32(HOLD_NS),))  # as for PyTorch
             a.record()
             fn()
             b.record()

@@ -1,11 +1,12 @@
 // NPP peer for gpuimg's bench: times NVIDIA NPP's equivalents of gpuimg operations
 // with CUDA events (warm-up, median of reps) on random data, and prints CSV rows in
 // the bench format. Built and run on the GPU host by .gpu/run.sh:
-//   nvcc -O2 -o npp_bench npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc && ./npp_bench 3840 2160 50
+//   nvcc -O2 -o npp_bench npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc && ./npp_bench 3840 2160 50 [hold_ns]
 // Filters use NPP_BORDER_REPLICATE (gpuimg's bench uses BORDER_REPLICATE for them too).
 #include <cuda_runtime.h>
 #include <npp.h>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -18,31 +19,58 @@
 static NppStreamContext ctx;
 static cudaStream_t stream;
 
-static double median_us(const std::function<NppStatus()>& op, int reps) {
+// Keeps the device busy for ns nanoseconds: each timed run is queued behind it, so the
+// events measure NPP's device work, not the host's time to queue it (gpuimg's bench
+// does the same with its own gi_spin). The host's queueing time is reported apart.
+__global__ void spin(unsigned int ns) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns);
+}
+static unsigned int hold_ns = 500000;
+
+static double median(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  size_t n = t.size();
+  return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+// Returns the median device time and sets *host to the median host queueing time (µs).
+static double median_us(const std::function<NppStatus()>& op, int reps, double* host) {
   for (int i = 0; i < 5; i++) {
     NppStatus st = op();
     if (st != NPP_SUCCESS) { fprintf(stderr, "NPP error %d\n", (int)st); exit(1); }
   }
+  CK(cudaStreamSynchronize(stream));
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
-  std::vector<float> t;
+  std::vector<double> t, hq;
   for (int i = 0; i < reps; i++) {
+    if (hold_ns) spin<<<1, 1, 0, stream>>>(hold_ns);
     CK(cudaEventRecord(a, stream));
+    auto q0 = std::chrono::steady_clock::now();
     op();
+    auto q1 = std::chrono::steady_clock::now();
     CK(cudaEventRecord(b, stream));
     CK(cudaEventSynchronize(b));
     float ms;
     CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1000.f);
+    t.push_back(ms * 1000.0);
+    hq.push_back(std::chrono::duration<double, std::micro>(q1 - q0).count());
   }
-  std::sort(t.begin(), t.end());
-  return reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  *host = median(hq);
+  return median(t);
 }
 
 int main(int argc, char** argv) {
   int w = argc > 1 ? atoi(argv[1]) : 3840, h = argc > 2 ? atoi(argv[2]) : 2160;
   int reps = argc > 3 ? atoi(argv[3]) : 50;
+  if (argc > 4) hold_ns = (unsigned)atoi(argv[4]);  // 0: time from an idle stream
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
@@ -116,9 +144,12 @@ int main(int argc, char** argv) {
       {"filter2D 7x7", "8UC3", 6.0 * w * h, [&] { return nppiFilterBorder32f_8u_C3R_Ctx(src, s3, roi, o0, dst, d3, roi, kern[7], {7, 7}, {3, 3}, rep, ctx); }},
   };
   for (auto& c : cases) {
-    double us = median_us(c.run, reps);
+    double host;
+    double us = median_us(c.run, reps, &host);
     printf("%s,%d,%d,%s,npp,kernel,%.2f,%.1f,%s,%d.%d,%s\n", c.op, w, h, c.type, us, c.bytes / us / 1e3, p.name,
            driver / 1000, driver % 1000 / 10, date);
+    printf("%s,%d,%d,%s,npp,host,%.2f,0.0,%s,%d.%d,%s\n", c.op, w, h, c.type, host, p.name, driver / 1000,
+           driver % 1000 / 10, date);
   }
   nppiFree(src);
   nppiFree(gray);

@@ -185,3 +185,6 @@ func StreamOf(opts any) Stream {
 	s, _ := streamOf(opts)
 	return s
 }
+
+// StreamDevOf returns the stream named in opts and its device, or nils.
+func StreamDevOf(opts any) (Stream, Backend) { return streamOf(opts) }
