@@ -24,13 +24,10 @@ func pair(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, rows, cols int, mt g
 	t.Helper()
 	prow, pcol, rect := rows, cols, image.Rect(0, 0, cols, rows)
 	if roi {
-		// Odd offsets, and on some sizes 4-column ones (aligned rows, which 8U and 32F
-		// one-channel images filter with the register kernels).
-		ox := 2
-		if (rows+cols)%2 == 0 {
-			ox = 4
-		}
-		prow, pcol, rect = rows+9, cols+5, image.Rect(ox, 5, ox+cols, 5+rows)
+		// Odd offsets, and on some sizes 4- or 8-column ones (aligned rows, which
+		// the register and streaming kernels take).
+		ox := []int{2, 4, 8}[(rows+cols)%3]
+		prow, pcol, rect = rows+9, cols+ox+3, image.Rect(ox, 5, ox+cols, 5+rows)
 	}
 	data := tu.RandomBytes(r, mt.Depth(), prow*pcol*mt.Channels())
 	var all []*gpuimage.Image
@@ -54,13 +51,25 @@ func pair(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, rows, cols int, mt g
 }
 
 func TestCUDAMatchesCPU(t *testing.T) {
-	gpu := tu.CUDA(t)
-	r := tu.Rand(t)
-	checked := 0
 	types := tu.Types
 	if os.Getenv("GPUIMG_QUICK") != "" { // under compute-sanitizer: fewer types
 		types = []gpuimage.MatType{gpuimage.CV8UC3, gpuimage.CV16SC4, gpuimage.CV32FC1}
 	}
+	matchCPU(t, types)
+}
+
+// The streaming separable kernel only takes large images; here it takes every size.
+func TestCUDAStreamingSeparable(t *testing.T) {
+	t.Setenv("GPUIMG_RSEP_MIN_AREA", "1")
+	matchCPU(t, []gpuimage.MatType{gpuimage.CV8UC1})
+}
+
+// matchCPU runs every case on images of the given types, every size, whole and as
+// views, with every border, on both devices.
+func matchCPU(t *testing.T, types []gpuimage.MatType) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	checked := 0
 	for _, mt := range types {
 		for _, c := range append(cases(r, mt.Depth()), bigGaussian()) {
 			big := c.kw*c.kh > 64

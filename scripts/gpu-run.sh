@@ -41,7 +41,7 @@ if [ -x "$san" ]; then
   c=.gpu/tests/colorconv.test
   step sanitizer-colorconv bash -c "cd colorconv && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$c' -test.run 'CUDA(CvtColor|Transform)' -test.count=1 >/dev/null 2>'$out/sanitizer-colorconv.err'; r=\$?; tail -5 '$out/sanitizer-colorconv.err'; exit \$r"
   v=.gpu/tests/convolve.test
-  step sanitizer-convolve bash -c "cd convolve && GPUIMG_QUICK=1 timeout 200 $san --tool memcheck --error-exitcode 9 '$root/$v' -test.run 'CUDA' -test.count=1 >/dev/null 2>'$out/sanitizer-convolve.err'; r=\$?; tail -5 '$out/sanitizer-convolve.err'; exit \$r"
+  step sanitizer-convolve bash -c "cd convolve && GPUIMG_QUICK=1 timeout 280 $san --tool memcheck --error-exitcode 9 '$root/$v' -test.run 'CUDA' -test.count=1 >/dev/null 2>'$out/sanitizer-convolve.err'; r=\$?; tail -5 '$out/sanitizer-convolve.err'; exit \$r"
   step sanitizer-racecheck-convolve bash -c "cd convolve && $san --tool racecheck --error-exitcode 9 '$root/$v' -test.run 'CUDAInPlaceAndStream' -test.count=1"
   f=.gpu/tests/fftfilter.test
   step sanitizer-fftfilter bash -c "cd fftfilter && timeout 300 $san --tool memcheck --leak-check full --error-exitcode 9 '$root/$f' -test.run 'CUDA(MulSpectrums|Streams)|BadInput' -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter.err'; exit \$r"
