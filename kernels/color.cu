@@ -478,17 +478,38 @@ template <typename T, int DCN>
 using HLS2RGB = Hue2RGB<T, DCN, true>;
 
 // ---- Lab and Luv (param: 1 with sRGB gamma, 0 for linear LBGR/LRGB).
+// Special-function-unit 2^x and log2(x), with no range fix-ups: relative error
+// ~1e-6, used where results are rounded to 8 bits.
+__device__ __forceinline__ float ex2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ float lg2_approx(float x) {
+  float y;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
 __device__ __forceinline__ float srgb_gamma(float x) {
   return x <= 0.04045f ? x * (1.f / 12.92f) : powf((x + 0.055f) * (1.f / 1.055f), 2.4f);
 }
 __device__ __forceinline__ float srgb_invgamma(float x) {
   return x <= 0.0031308f ? 12.92f * x : 1.055f * powf(x, 1.f / 2.4f) - 0.055f;
 }
+// The same curves for 8-bit data on the special-function unit (each block builds its
+// 8-bit gamma table with these, so the setup costs two instructions a value).
+__device__ __forceinline__ float srgb_gamma8(float x) {
+  return x <= 0.04045f ? x * (1.f / 12.92f) : ex2_approx(lg2_approx((x + 0.055f) * (1.f / 1.055f)) * 2.4f);
+}
+__device__ __forceinline__ float srgb_invgamma8(float x) {
+  return x <= 0.0031308f ? 12.92f * x : 1.055f * ex2_approx(lg2_approx(x) * (1.f / 2.4f)) - 0.055f;
+}
 // Cube root: exact (cbrtf) for 32F results; for 8U results, which are rounded to
-// 1/255 of the range, two special-function-unit instructions (relative error ~1e-6).
+// 1/255 of the range, two special-function-unit instructions and nothing else
+// (relative error ~1e-6; t > 0.008856 here, so no denormal or range fix-ups).
 template <typename T>
 __device__ __forceinline__ float cbrt_t(float t) {
-  return sizeof(T) == 1 ? exp2f(__log2f(t) * (1.f / 3.f)) : cbrtf(t);
+  return sizeof(T) == 1 ? ex2_approx(lg2_approx(t) * (1.f / 3.f)) : cbrtf(t);
 }
 template <typename T>
 __device__ __forceinline__ float lab_f(float t) {
@@ -513,7 +534,7 @@ __device__ __forceinline__ void linear_rgb(T b, T g, T r, int srgb, const Smem& 
 }
 __device__ __forceinline__ void lab_table(Smem& sm, int srgb) {
   for (int i = threadIdx.x; i < 256; i += blockDim.x)
-    sm.f[i] = srgb ? srgb_gamma(i * (1.f / 255.f)) : i * (1.f / 255.f);
+    sm.f[i] = srgb ? srgb_gamma8(i * (1.f / 255.f)) : i * (1.f / 255.f);
 }
 template <typename T, int SCN>
 struct RGB2Lab {
@@ -544,7 +565,10 @@ struct RGB2Lab {
 template <typename T>
 __device__ __forceinline__ void out_rgb(T* d, int bidx, int srgb, float R, float G, float B) {
   R = fminf(fmaxf(R, 0.f), 1.f), G = fminf(fmaxf(G, 0.f), 1.f), B = fminf(fmaxf(B, 0.f), 1.f);
-  if (srgb) R = srgb_invgamma(R), G = srgb_invgamma(G), B = srgb_invgamma(B);
+  if (srgb && sizeof(T) == 1)  // rounded to 8 bits: x^(1/2.4) on the special-function unit
+    R = srgb_invgamma8(R), G = srgb_invgamma8(G), B = srgb_invgamma8(B);
+  else if (srgb)
+    R = srgb_invgamma(R), G = srgb_invgamma(G), B = srgb_invgamma(B);
   if (sizeof(T) == 1)
     put_bgr<T>(d, bidx, sat<T>(B * 255.f), sat<T>(G * 255.f), sat<T>(R * 255.f));
   else
