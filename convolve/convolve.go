@@ -3,7 +3,9 @@
 // Laplacian, with OpenCV's depth rules, anchors and border types.
 //
 // On the CUDA device, centred 3x3 and 5x5 kernels on one-channel 8U and 32F images
-// run in registers (each warp loads whole rows, neighbours come by shuffles).
+// run in registers (each warp loads whole rows, neighbours come by shuffles); on
+// large one-channel 8U images, centred separable kernels up to 7x7 stream down
+// strips of rows in registers instead (row pass, then rotating column sums).
 // Otherwise each block of threads loads its tile of the image, with the
 // apron the kernel needs around it, into shared memory (reading pixels outside the
 // image through the border rule), and each thread computes several outputs from

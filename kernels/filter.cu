@@ -12,6 +12,8 @@
 //   gi_conv2d_any     any size: one output per thread, taps from global memory.
 //   gi_reg_k<K>_<in>_<out>  centred 3x3 or 5x5 kernels on one-channel 8U or 32F
 //                     images, all in registers (see reg_kernel).
+//   gi_rsep_k<K>_c1_<out>  centred separable kernels up to 7x7 on one-channel 8U
+//                     images, streamed down strips of rows in registers (see rsep_kernel).
 #include "common.cuh"
 #include <limits.h>
 #include "border.cuh"
