@@ -455,5 +455,45 @@ func init() {
 		benchCase{"notch reject", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 			return fftfilter.NotchReject(src, dst, fftfilter.Gaussian, []fftfilter.Notch{{U: 64, V: 0, Radius: 4}, {U: 0, V: 48, Radius: 4}}, 0, on)
 		})},
+		benchCase{"bandpass ideal", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.BandPass(src, dst, fftfilter.Ideal, 100, 40, 0, on)
+		})},
+		benchCase{"applyMask", unary(gpuimage.CV32FC1, 12, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			// The mask (a random 32FC1 image of src's size) is made by the untimed first run.
+			if mask == nil || mask.Rows() != src.Rows() || mask.Cols() != src.Cols() {
+				mask.Close()
+				var err error
+				if mask, err = randomImage(src.Device(), src.Cols(), src.Rows(), gpuimage.CV32FC1); err != nil {
+					return err
+				}
+			}
+			return fftfilter.ApplyMask(src, dst, mask, on)
+		})},
+		benchCase{"padToOptimal", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return fftfilter.PadToOptimal(src, dst, on)
+		})},
+		benchCase{"sepFilter2D 9x9", unary(gpuimage.CV32FC1, 8, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return convolve.SepFilter2D(src, dst, convolve.SameDepth, kx9, ky9, image.Pt(-1, -1), 0, b, on)
+		})},
+		benchCase{"merge 3x8UC1->8UC3", unary(gpuimage.CV8UC3, 6, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			// The planes (Split of src, which allocates them) come from the untimed first run.
+			if planes == nil || planes[0].Rows() != src.Rows() || planes[0].Cols() != src.Cols() {
+				for _, p := range planes {
+					p.Close()
+				}
+				var err error
+				if planes, err = gpuimage.Split(src, on); err != nil {
+					return err
+				}
+			}
+			return gpuimage.Merge(planes, dst, on)
+		})},
 	)
 }
+
+// State the coverage cases keep between runs (made by their untimed first runs).
+var (
+	mask     *gpuimage.Image
+	planes   []*gpuimage.Image
+	kx9, ky9 = []float64{1, 3, 7, 12, 15, 12, 7, 3, 1}, []float64{0.02, 0.05, 0.1, 0.15, 0.36, 0.15, 0.1, 0.05, 0.02}
+)

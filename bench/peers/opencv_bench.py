@@ -32,6 +32,10 @@ def lowpass(img):
     return cv2.dft(spec * lp_mask, flags=cv2.DFT_INVERSE | cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
 
 
+kx9 = np.array([1, 3, 7, 12, 15, 12, 7, 3, 1], dtype=np.float32)
+ky9 = np.array([0.02, 0.05, 0.1, 0.15, 0.36, 0.15, 0.1, 0.05, 0.02], dtype=np.float32)
+planes = cv2.split(bgr8)
+
 # The bench's pipeline cases: the first n of these on 8UC3, OpenCV's default borders.
 sharpen = np.array([[0, -1, 0], [-1, 5, -1], [0, -1, 0]], dtype=np.float32)
 chain_ops = [
@@ -95,6 +99,12 @@ cases = [
     ("mulSpectrums CCS", "32FC1", 12 * w * h, lambda: cv2.mulSpectrums(g32, g32, 0, conjB=True)),
     ("magnitude", "32FC1", 12 * w * h, lambda: cv2.magnitude(g32, g32)),
     ("phase", "32FC1", 12 * w * h, lambda: cv2.phase(g32, g32)),
+    ("padToOptimal", "32FC1", 8 * w * h, lambda: cv2.copyMakeBorder(
+        g32, 0, cv2.getOptimalDFTSize(h) - h, 0, cv2.getOptimalDFTSize(w) - w, cv2.BORDER_CONSTANT, value=0)),
+    ("sepFilter2D 9x9", "32FC1", 8 * w * h, lambda: cv2.sepFilter2D(g32, -1, kx9, ky9, borderType=R)),
+    ("merge 3x8UC1->8UC3", "8UC3", 6 * w * h, lambda: cv2.merge(planes)),
+    # the DFT route for a user mask, as lowpass above
+    ("applyMask", "32FC1", 12 * w * h, lambda: lowpass(g32)),
 ]
 for op, typ, nbytes, fn in cases:
     for _ in range(3):

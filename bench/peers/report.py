@@ -16,11 +16,11 @@ ceiling = float(sys.argv[3]) if len(sys.argv) > 3 else 2793.0
 os.makedirs(outdir, exist_ok=True)
 
 FAMILIES = [
-    ("Transfers and conversions", ("upload", "download", "copy", "convertTo", "setTo")),
+    ("Transfers and conversions", ("upload", "download", "copy", "convertTo", "setTo", "merge")),
     ("Colour conversion", ("cvtColor", "transform")),
-    ("Filters", ("gaussian", "box", "sobel", "scharr", "laplacian", "filter2D")),
+    ("Filters", ("gaussian", "box", "sobel", "scharr", "laplacian", "filter2D", "sepFilter2D")),
     ("Frequency domain", ("dft", "idft", "cufft", "lowpass", "highpass", "notch", "conv ", "mulSpectrums",
-                          "magnitude", "phase", "spectrum")),
+                          "magnitude", "phase", "spectrum", "bandpass", "applyMask", "padToOptimal")),
     ("Pipelines (operations chained on the device)", ("pipeline",)),
 ]
 GPU, NPP, CV = ("gpuimg-cuda", "kernel"), ("npp", "kernel"), ("opencv-cpu", "cpu")
