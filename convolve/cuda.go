@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 )
@@ -114,7 +113,7 @@ func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 			perSM = 5
 		}
 	}
-	gy := max(1, multiProcessors(s.Dev)*perSM/gx)
+	gy := max(1, core.MultiProcessors(s.Dev)*perSM/gx)
 	rows = max((s.Rows+gy-1)/gy, 8)
 	if n := envInt("GPUIMG_RSEP_ROWS", 0); n > 0 {
 		rows = n
@@ -122,20 +121,6 @@ func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	return [3]int{gx, min((s.Rows+rows-1)/rows, 65535), 1}, rows
 }
 
-var smCounts sync.Map // core.Backend -> int
-
-// multiProcessors is the device's SM count (cached; 132 if the device will not say).
-func multiProcessors(dev core.Backend) int {
-	if n, ok := smCounts.Load(dev); ok {
-		return n.(int)
-	}
-	n := 132
-	if in, err := dev.Info(); err == nil && in.MultiProcessors > 0 {
-		n = in.MultiProcessors
-	}
-	smCounts.Store(dev, n)
-	return n
-}
 
 // cudaFilter picks the kernel: the streaming separable one for 8-bit images, the
 // register one for small 2-D kernels, the tiled separable one, the unrolled 2-D one

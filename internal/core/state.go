@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Errors shared by every package; gpuimage exports them.
@@ -188,3 +189,19 @@ func StreamOf(opts any) Stream {
 
 // StreamDevOf returns the stream named in opts and its device, or nils.
 func StreamDevOf(opts any) (Stream, Backend) { return streamOf(opts) }
+
+var smCounts sync.Map // Backend -> int
+
+// MultiProcessors is dev's SM count (cached per device; 132 when the device will not
+// say), for sizing grids that should fill the GPU once.
+func MultiProcessors(dev Backend) int {
+	if n, ok := smCounts.Load(dev); ok {
+		return n.(int)
+	}
+	n := 132
+	if in, err := dev.Info(); err == nil && in.MultiProcessors > 0 {
+		n = in.MultiProcessors
+	}
+	smCounts.Store(dev, n)
+	return n
+}
