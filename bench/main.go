@@ -2,8 +2,10 @@
 // (op,width,height,type,system,variant,median_us,gbps,device,driver,date).
 //
 // On a GPU host, build it with -tags cuda; kernel times come from CUDA events
-// around work queued on a stream, after warm-up, as the median of -reps runs.
-// Inputs are random, never zeros.
+// around work queued on a stream, after warm-up, as the median of -reps runs. Each
+// timed run waits behind a kernel that keeps the device busy for -hold, so the
+// events time the device's work; the host's time to queue each call is written as
+// a separate "host" row. Inputs are random, never zeros.
 //
 //	bench -sizes 3840x2160 -reps 50 -o results.csv
 package main
