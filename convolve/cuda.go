@@ -121,7 +121,6 @@ func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	return [3]int{gx, min((s.Rows+rows-1)/rows, 65535), 1}, rows
 }
 
-
 // cudaFilter picks the kernel: the streaming separable one for 8-bit images, the
 // register one for small 2-D kernels, the tiled separable one, the unrolled 2-D one
 // for kernels up to 31x31, or the direct one.
