@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/convolve"
 	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
 // filterCase is one call, run the same way on every device and, in the gocv tests,
@@ -64,16 +65,6 @@ func randKernel(r *rand.Rand, kh, kw int) [][]float64 {
 	return k
 }
 
-func sumAbs2(k [][]float64) float64 {
-	s := 0.0
-	for _, row := range k {
-		for _, v := range row {
-			s += math.Abs(v)
-		}
-	}
-	return s
-}
-
 func sumAbsSep(kx, ky []float64) float64 {
 	a, b := 0.0, 0.0
 	for _, v := range kx {
@@ -90,7 +81,7 @@ func sumAbsSep(kx, ky []float64) float64 {
 func cases(r *rand.Rand, d gpuimage.Depth) []filterCase {
 	var cs []filterCase
 	f2d := func(name string, dd gpuimage.Depth, k [][]float64, anchor image.Point, delta float64) {
-		cs = append(cs, filterCase{name: name, kind: "filter2D", ddepth: dd, kw: len(k[0]), kh: len(k), sumAbs: sumAbs2(k),
+		cs = append(cs, filterCase{name: name, kind: "filter2D", ddepth: dd, kw: len(k[0]), kh: len(k), sumAbs: tu.SumAbs(k),
 			k: k, anchor: anchor, delta: delta})
 	}
 	wider := gpuimage.Depth32F

@@ -193,7 +193,7 @@ func TestBorderValueMatchesPaddedOpenCV(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		abs, rel := tolerance(filterCase{sumAbs: sumAbs2(k)}, mt.Depth(), tu.InputMax(mt.Depth()))
+		abs, rel := tolerance(filterCase{sumAbs: tu.SumAbs(k)}, mt.Depth(), tu.InputMax(mt.Depth()))
 		if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel); d.Bad != 0 {
 			t.Errorf("%v: %d of %d differ (max %g); %s", mt, d.Bad, d.N, d.MaxAbs, d.First)
 		}
@@ -235,7 +235,7 @@ func TestWrapMatchesPaddedOpenCV(t *testing.T) {
 			if err := convolve.Filter2D(src, got, gpuimage.Depth32F, k, image.Pt(1, 3), 0, convolve.BorderWrap); err != nil {
 				t.Fatal(err)
 			}
-			abs, rel := tolerance(filterCase{sumAbs: sumAbs2(k)}, gpuimage.Depth32F, tu.InputMax(mt.Depth()))
+			abs, rel := tolerance(filterCase{sumAbs: tu.SumAbs(k)}, gpuimage.Depth32F, tu.InputMax(mt.Depth()))
 			if d := tu.Compare(gpuimage.Depth32F, tu.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel); d.Bad != 0 {
 				t.Errorf("%v %dx%d: %d of %d differ (max %g); %s", mt, rows, cols, d.Bad, d.N, d.MaxAbs, d.First)
 			}

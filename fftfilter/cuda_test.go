@@ -5,7 +5,6 @@ package fftfilter_test
 import (
 	"fmt"
 	"image"
-	"math"
 	"math/rand"
 	"testing"
 
@@ -268,23 +267,13 @@ func TestCUDAConvolve(t *testing.T) {
 						// float32 transforms err by a few 1e-7 of the inputs' scale
 						// (largest input times the kernel's absolute sum), however
 						// small the output.
-						closeAbs(t, name, got, want, 1e-4, 2e-6*tu.InputMax(mt.Depth())*sumAbs(kern))
+						closeAbs(t, name, got, want, 1e-4, 2e-6*tu.InputMax(mt.Depth())*tu.SumAbs(kern))
 					})
 					w.close()
 				}
 			}
 		}
 	}
-}
-
-func sumAbs(k [][]float64) float64 {
-	s := 0.0
-	for _, row := range k {
-		for _, v := range row {
-			s += math.Abs(v)
-		}
-	}
-	return s
 }
 
 // Plans made for a stream are freed when it closes; calls on streams work.

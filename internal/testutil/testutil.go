@@ -50,6 +50,17 @@ func RandomBytes(r *rand.Rand, d gpuimage.Depth, n int) []byte {
 	return b
 }
 
+// SumAbs is the sum of |taps| of a 2-D kernel (the scale of a filter's rounding error).
+func SumAbs(k [][]float64) float64 {
+	s := 0.0
+	for _, row := range k {
+		for _, v := range row {
+			s += math.Abs(v)
+		}
+	}
+	return s
+}
+
 // InputMax is the largest magnitude RandomBytes gives for depth d.
 func InputMax(d gpuimage.Depth) float64 {
 	switch d {
