@@ -70,14 +70,19 @@ func regKernel(d, s *core.State, p *plan) (string, int) {
 
 // rsepMinArea is the image area from which the streaming separable kernel beats the
 // register kernel on the H100 (1920x1080: 13.0 against 11.7 us; 3840x2160: 25.5
-// against 27.5; 7680x4320: 83.7 against 101).
-const rsepMinArea = 4 << 20
+// against 27.5; 7680x4320: 83.7 against 101); GPUIMG_RSEP_MIN_AREA moves it.
+// rsepRows, from GPUIMG_RSEP_ROWS, fixes the strip height for tuning (0: sized to
+// fill the GPU).
+var (
+	rsepMinArea = envInt("GPUIMG_RSEP_MIN_AREA", 4<<20)
+	rsepRows    = envInt("GPUIMG_RSEP_ROWS", 0)
+)
 
 // rsepKernel names the streaming separable kernel (gi_rsep_k<K>_c1_<out>) for a
 // centred separable kernel of odd sizes up to 7 on a large one-channel 8U image
 // whose rows are 8-byte aligned (its loads), with the taps centred in K; or "".
 func rsepKernel(d, s *core.State, p *plan) (string, int, []float32) {
-	if !p.sep || s.Depth != core.Depth8U || s.Chans != 1 || s.Rows*s.Cols < envInt("GPUIMG_RSEP_MIN_AREA", rsepMinArea) ||
+	if !p.sep || s.Depth != core.Depth8U || s.Chans != 1 || s.Rows*s.Cols < rsepMinArea ||
 		p.kw%2 == 0 || p.kh%2 == 0 || p.ax != p.kw/2 || p.ay != p.kh/2 {
 		return "", 0, nil
 	}
@@ -103,7 +108,7 @@ func rsepKernel(d, s *core.State, p *plan) (string, int, []float32) {
 // a row across, and down as many strips as fill the GPU once (resident blocks per
 // SM from the kernel's launch bounds), each strip at least 8 rows so that the K-1
 // extra input rows per strip stay cheap. Blocks walk further strips when the image
-// needs more. GPUIMG_RSEP_ROWS fixes the strip height instead (for tuning).
+// needs more.
 func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	gx := (spans + 3) / 4
 	perSM := 3 // kernels/filter.cu: RSEP's __launch_bounds__
@@ -115,8 +120,8 @@ func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	}
 	gy := max(1, core.MultiProcessors(s.Dev)*perSM/gx)
 	rows = max((s.Rows+gy-1)/gy, 8)
-	if n := envInt("GPUIMG_RSEP_ROWS", 0); n > 0 {
-		rows = n
+	if rsepRows > 0 {
+		rows = rsepRows
 	}
 	return [3]int{gx, min((s.Rows+rows-1)/rows, 65535), 1}, rows
 }

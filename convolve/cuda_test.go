@@ -60,7 +60,7 @@ func TestCUDAMatchesCPU(t *testing.T) {
 
 // The streaming separable kernel only takes large images; here it takes every size.
 func TestCUDAStreamingSeparable(t *testing.T) {
-	t.Setenv("GPUIMG_RSEP_MIN_AREA", "1")
+	defer convolve.SetRSepMinArea(convolve.SetRSepMinArea(1))
 	matchCPU(t, []gpuimage.MatType{gpuimage.CV8UC1})
 }
 
