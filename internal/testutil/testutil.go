@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -31,6 +33,13 @@ var Depths = []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16U, gpuimage.Dept
 // a failure can be replayed with GPUIMG_SEED.
 func Rand(t testing.TB) *rand.Rand {
 	seed := rand.Int63()
+	if v := os.Getenv("GPUIMG_SEED"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("GPUIMG_SEED=%q: %v", v, err)
+		}
+		seed = n
+	}
 	t.Logf("seed %d", seed)
 	return rand.New(rand.NewSource(seed))
 }
