@@ -58,6 +58,9 @@ func cpuFamily[T cpu.Elem](fam family, d, s *core.State, bidx, p int) error {
 		f = rgb2luv[T](bidx, p)
 	case "fromluv":
 		f = luv2rgb[T](bidx, p, dcn)
+		if s.Depth == core.Depth8U { // OpenCV's fixed point (luv8.go)
+			f = any(luv2rgb8(bidx, p, dcn)).(pixFunc[T])
+		}
 	default:
 		return fmt.Errorf("no CPU conversion for %s", fam)
 	}
@@ -581,12 +584,10 @@ func rgb2luv[T cpu.Elem](bidx, srgb int) pixFunc[T] {
 	}
 }
 
+// luv2rgb is 32F Luv to RGB, OpenCV's float formula; 8U is luv2rgb8 (luv8.go).
 func luv2rgb[T cpu.Elem](bidx, srgb, dcn int) pixFunc[T] {
 	return func(s, d []T) {
 		L, u, v := float32(s[0]), float32(s[1]), float32(s[2])
-		if !isFloat[T]() {
-			L, u, v = L*(100.0/255), u*(354.0/255)-134, v*(262.0/255)-140
-		}
 		var Y float32
 		if L >= 8 {
 			Y = (L + 16) * (1.0 / 116)

@@ -124,6 +124,9 @@ func TestCUDACvtColor(t *testing.T) {
 					if d == gpuimage.Depth32F && (strings.Contains(code.String(), "Lab") || strings.Contains(code.String(), "HSV") || strings.Contains(code.String(), "HLS")) {
 						abs = 1e-4 // 1e-4 absolute on 0..100 and 0..360 scales: powf/cbrtf/division ulps
 					}
+					if d == gpuimage.Depth8U && strings.HasPrefix(code.String(), "Luv2") {
+						abs = 0 // the same integer algorithm on both devices (luv8.go)
+					}
 					if d == gpuimage.Depth32F && strings.Contains(code.String(), "Luv") {
 						abs = 5e-4 // u, v = 13*L*(...) multiply float32 rounding by up to 1300
 					}
@@ -177,5 +180,40 @@ func TestCUDATransform(t *testing.T) {
 				gout.Close()
 			}
 		}
+	}
+}
+
+// 8U Luv to RGB is integer arithmetic on both devices: all 2^24 Luv values must
+// give the same bytes (the CPU's are OpenCV's; see TestLuv8ToRGBBitExactWithOpenCV).
+func TestCUDALuv8ToRGBExhaustive(t *testing.T) {
+	g := tu.CUDA(t)
+	const cols = 4093
+	rows := (1<<24 + cols - 1) / cols
+	data := make([]byte, rows*cols*3)
+	for i := 0; i < 1<<24; i++ {
+		data[3*i], data[3*i+1], data[3*i+2] = byte(i>>16), byte(i>>8), byte(i)
+	}
+	cin, err := gpuimage.NewFromBytes(gpuimage.CPU(), rows, cols, gpuimage.CV8UC3, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cin.Close()
+	gin := toDevice(t, cin, g)
+	defer gin.Close()
+	for _, code := range []colorconv.Code{colorconv.ColorLuvToBGR, colorconv.ColorLuvToRGB, colorconv.ColorLuvToLBGR, colorconv.ColorLuvToLRGB} {
+		var cout gpuimage.Image
+		gout := tu.Poisoned(t, g, rows, cols, gpuimage.CV8UC3)
+		if err := colorconv.CvtColor(cin, &cout, code); err != nil {
+			t.Fatal(err)
+		}
+		if err := colorconv.CvtColor(gin, gout, code); err != nil {
+			t.Fatal(err)
+		}
+		res := tu.Compare(gpuimage.Depth8U, tu.Bytes(t, gout), tu.Bytes(t, &cout), 0, 0)
+		if res.Bad != 0 {
+			t.Errorf("%v: %d of %d values differ from the CPU (max diff %g); %s", code, res.Bad, res.N, res.MaxAbs, res.First)
+		}
+		cout.Close()
+		gout.Close()
 	}
 }

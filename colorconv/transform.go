@@ -52,20 +52,11 @@ func Transform(src, dst *gpuimage.Image, m [][]float64, opts ...gpuimage.Option)
 			transformCPU(d, s, &mat)
 			return nil
 		}
-		// The matrix travels in a small device buffer, released (safely, after the
-		// kernel on this stream) when the call returns.
-		buf, err := s.Dev.Alloc(len(mat) * 4)
-		if err != nil {
-			return err
-		}
-		defer buf.Release()
-		buf.Touch(str)
 		host := unsafe.Slice((*byte)(unsafe.Pointer(&mat[0])), len(mat)*4)
-		if err := s.Dev.Copy2D(core.Copy{Dst: buf, DstPitch: len(host), SrcHost: host, SrcPitch: len(host), Width: len(host), Rows: 1}, str); err != nil {
-			return err
-		}
-		name := fmt.Sprintf("gi_xform_%s_%d%d", core.KernelSuffix(s.Depth), s.Chans, dcn)
-		return launch(str, name, 16/s.Depth.Size(), s, d, buf.Ptr)
+		return withDeviceCopy(s, str, host, func(m uintptr) error {
+			name := fmt.Sprintf("gi_xform_%s_%d%d", core.KernelSuffix(s.Depth), s.Chans, dcn)
+			return launch(str, name, 16/s.Depth.Size(), s, d, m)
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("colorconv.Transform: %w", err)

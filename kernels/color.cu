@@ -629,6 +629,7 @@ struct RGB2Luv {
     }
   }
 };
+// 32F only; 8U is Luv2RGB8 below.
 template <typename T, int DCN>
 struct Luv2RGB {
   enum { kTables = 0 };
@@ -636,7 +637,6 @@ struct Luv2RGB {
   __device__ void setup(Smem&) const {}
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
     float L = s[0], u = s[1], v = s[2];
-    if (sizeof(T) == 1) L *= 100.f / 255.f, u = u * (354.f / 255.f) - 134.f, v = v * (262.f / 255.f) - 140.f;
     float Y;
     if (L >= 8.f) {
       Y = (L + 16.f) * (1.f / 116.f);
@@ -653,6 +653,51 @@ struct Luv2RGB {
     out_rgb<T>(d, bidx, srgb, X * C[0] + Y * C[1] + Z * C[2], X * C[3] + Y * C[4] + Z * C[5],
                X * C[6] + Y * C[7] + Z * C[8]);
     if (DCN == 4) d[3] = T(ColorMax<T>::v());
+  }
+};
+
+// 8-bit Luv to RGB as OpenCV 4.x computes it: in fixed point (Luv2RGBinteger in its
+// color_lab.cpp), bit-exact with it and with the CPU device (colorconv/luv8.go,
+// which explains the steps). tab is the host's luv8Tab, as int32 words: un and vn
+// (float bits), the sRGB flag, the XYZ-to-RGB matrix times 2^12 (rows R, G, B),
+// Y of each 8-bit L, and the 8-bit inverse sRGB curve of each 12-bit linear value.
+// OpenCV's tables of up and vp are computed here per pixel, every float step
+// rounded on its own (no fused multiply-add), as its softfloat does.
+template <int DCN>
+struct Luv2RGB8 {
+  enum { kTables = 0 };
+  const int* tab;
+  int bidx;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const u8* s, u8* d, Smem&) const {
+    const int LL = s[0], uu = s[1], vv = s[2];
+    const float un = __int_as_float(__ldg(tab)), vn = __int_as_float(__ldg(tab + 1));
+    const int y = __ldg(tab + 12 + LL);
+    const float L = __fdiv_rn((float)(LL * 100), 255.f);
+    const float u = __fadd_rn(__fdiv_rn(__fmul_rn((float)uu, 354.f), 255.f), -134.f);
+    const int up = __float2int_rn(__fmul_rn(__fmul_rn(9.f, __fadd_rn(u, __fmul_rn(L, un))), 16.f));
+    const float v = __fadd_rn(__fdiv_rn(__fmul_rn((float)vv, 262.f), 255.f), -140.f);
+    float vpf = __fdiv_rn(0.25f, __fadd_rn(v, __fmul_rn(L, vn)));
+    vpf = fminf(fmaxf(vpf, -0.25f), 0.25f);
+    const int vp = __float2int_rn(__fmul_rn(vpf, 16777216.f));
+    const long long xv = (long long)up * vp;
+    int x = (int)(xv / 16384);
+    x = (int)((long long)y * x / 16384);
+    const long long vpl = 249600LL * (vp * LL);
+    const long long zq = (vpl - xv * 85) / 16384 - 5LL * 255 * 16384;
+    const int zm = (int)(y * zq / 16384);
+    int z = zm / 256 + zm / 65536;
+    x = min(max(x, 0), 32768), z = min(max(z, 0), 32768);
+    const int srgb = __ldg(tab + 2);
+    u8 o[3];
+#pragma unroll
+    for (int k = 0; k < 3; k++) {
+      int c = (__ldg(tab + 3 + 3 * k) * x + __ldg(tab + 4 + 3 * k) * y + __ldg(tab + 5 + 3 * k) * z + 8192) >> 14;
+      c = min(max(c, 0), 4095);
+      o[k] = (u8)(srgb ? __ldg(tab + 268 + c) : (c * 255) >> 12);
+    }
+    put_bgr<u8>(d, bidx, o[2], o[1], o[0]);
+    if (DCN == 4) d[3] = 255;
   }
 };
 
@@ -710,14 +755,24 @@ struct Xform {
   INV(fromhls, DN, T, HLS2RGB)    \
   FWD(lab, DN, T, RGB2Lab, 3)     \
   INV(fromlab, DN, T, Lab2RGB)    \
-  FWD(luv, DN, T, RGB2Luv, 3)     \
-  INV(fromluv, DN, T, Luv2RGB)
+  FWD(luv, DN, T, RGB2Luv, 3)
 
 ALL_RGB(8u, u8)
 ALL_RGB(16u, u16)
 ALL_RGB(32f, f32)
 NONLINEAR(8u, u8)
 NONLINEAR(32f, f32)
+INV(fromluv, 32f, f32, Luv2RGB)
+
+// 8U Luv to RGB: the table address follows bidx (see Luv2RGB8).
+#define FROMLUV8(DCN)                                                                           \
+  extern "C" __global__ void __launch_bounds__(128)                                             \
+      gi_cvt_fromluv_8u_3##DCN(const void* src, int sp, void* dst, int dp, int rows, int cols, \
+                               int vec, int bidx, const int* tab) {                           \
+    cvt_body<u8, 3, DCN>(src, sp, dst, dp, rows, cols, vec, Luv2RGB8<DCN>{tab, bidx});        \
+  }
+FROMLUV8(3)
+FROMLUV8(4)
 
 // Transform: param unused; the matrix address comes as two 32-bit halves (vec, bidx
 // slots keep their meaning; m_lo/m_hi follow).

@@ -1,0 +1,163 @@
+package colorconv
+
+import (
+	"math"
+	"sync"
+	"unsafe"
+)
+
+// 8-bit Luv to RGB in OpenCV's fixed point.
+//
+// OpenCV 4.x converts 8U Luv to BGR/RGB with integer arithmetic and tables
+// (Luv2RGBinteger in imgproc/src/color_lab.cpp), not with its float formula. The
+// two differ most in the dark, out-of-gamut corner (L of 1 or 2 out of 255), where
+// an 8-bit u or v step moves the float result by up to 9 and the integer one
+// saturates differently. To give OpenCV's bytes, the CPU and the CUDA kernel both
+// run that integer algorithm: the table entries are computed here, in float32 and
+// float64 one rounding at a time as OpenCV's softfloat does, and the per-pixel
+// steps follow its scalar code (32-bit products wrap as they do there).
+
+const (
+	luvBase     = 1 << 14 // LUT_BASE: fixed-point 1.0 of Y, X and Z
+	luvDescale  = 14      // lab_shift + (base_shift - inv_gamma_shift)
+	luvGammaLen = 1 << 12 // INV_GAMMA_TAB_SIZE
+)
+
+// luv8Tab is everything the integer conversion reads, in the layout the CUDA
+// kernel gi_cvt_fromluv_8u_* takes (int32 words): un and vn as float bits, the
+// sRGB flag, the 3x3 XYZ-to-RGB matrix scaled by 2^12 (rows R, G, B), Y of each
+// 8-bit L, and the 8-bit inverse sRGB curve of each 12-bit linear value.
+type luv8Tab struct {
+	Un, Vn uint32
+	SRGB   int32
+	C      [9]int32
+	Y      [256]int32
+	Gamma  [luvGammaLen]int32
+}
+
+var (
+	luv8Once [2]sync.Once
+	luv8Tabs [2]luv8Tab
+)
+
+// luv8Table returns the tables for srgb (1: sRGB curve, 0: linear LBGR/LRGB).
+func luv8Table(srgb int) *luv8Tab {
+	luv8Once[srgb].Do(func() { luv8Tabs[srgb] = buildLuv8(srgb) })
+	return &luv8Tabs[srgb]
+}
+
+// bytes is the table as the kernel reads it.
+func (t *luv8Tab) bytes() []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(t)), unsafe.Sizeof(*t))
+}
+
+// roundEven is OpenCV's cvRound of a softfloat or softdouble: to nearest, ties to even.
+func roundEven(x float64) int32 { return int32(math.RoundToEven(x)) }
+
+func buildLuv8(srgb int) luv8Tab {
+	var t luv8Tab
+	// D65 white (0.950456, 1, 1.088754) as OpenCV's softdouble bits.
+	xn := math.Float64frombits(0x3fee6a22b3892ee8)
+	zn := math.Float64frombits(0x3ff16b8950763a19)
+	dd := float32(xn + 15 + zn*3)
+	dd = 1 / max(dd, float32(fltEpsilon))
+	t.Un = math.Float32bits(float32(float32(dd*52) * float32(xn)))
+	t.Vn = math.Float32bits(float32(dd * 117))
+	t.SRGB = int32(srgb)
+
+	// XYZ to sRGB (OpenCV's XYZ2sRGB_D65 bits) times 2^12.
+	m := [9]uint64{
+		0x4009ec804102ff8f, 0xbff8982a9930be0e, 0xbfdfe7ff583a53b9,
+		0xbfef042528ae74f3, 0x3ffe040f23897204, 0x3fa546d3f9e7b80b,
+		0x3fac7de5082cf52c, 0xbfca1e14bdfd2631, 0x3ff0eabef06b3786,
+	}
+	for i, b := range m {
+		t.C[i] = roundEven(math.Float64frombits(b) * 4096)
+	}
+
+	// Every float step is converted explicitly, so that no two operations are fused
+	// (softfloat rounds each one).
+	for i := range t.Y {
+		if i <= 20 { // L <= 8: Y = L/903.3
+			t.Y[i] = roundEven(float64(float32(float32(i*luvBase*20*9) / float32(17*29*29*29))))
+		} else {
+			fy := float32(float32(float32(i*100*luvBase)/float32(255*116)) + float32(float32(16*luvBase)/float32(116)))
+			t.Y[i] = roundEven(float64(float32(float32(float32(fy*fy)*fy) / float32(luvBase*luvBase))))
+		}
+	}
+
+	if srgb == 1 {
+		// applyInvGamma in double, rounded to float, times 255 in float.
+		thr := 7827.0 / 2500000.0
+		low := 323.0 / 25.0
+		power := 12.0 / 5.0
+		xshift := 11.0 / 200.0
+		inv := 1 / power
+		one := 1 + xshift
+		for i := range t.Gamma {
+			x := float64(float32(i) * (1.0 / luvGammaLen))
+			var g float64
+			if x <= thr {
+				g = x * low
+			} else {
+				g = math.Pow(x, inv)*one - xshift
+			}
+			t.Gamma[i] = roundEven(float64(float32(255 * float32(g))))
+		}
+	}
+	return t
+}
+
+// luvUp is OpenCV's LuToUp_b[LL*256+uu]: 9*(u + L*un) in 1/16ths.
+func (t *luv8Tab) luvUp(LL, uu int) int32 {
+	L := float32(float32(LL*100) / 255)
+	u := float32(float32(float32(float32(uu)*354)/255) + -134)
+	up := float32(9 * float32(u+float32(L*math.Float32frombits(t.Un))))
+	return roundEven(float64(float32(up * 16)))
+}
+
+// luvVp is OpenCV's LvToVp_b[LL*256+vv]: 0.25/(v + L*vn), clamped to ±0.25, in 2^-24.
+func (t *luv8Tab) luvVp(LL, vv int) int32 {
+	L := float32(float32(LL*100) / 255)
+	v := float32(float32(float32(float32(vv)*262)/255) + -140)
+	vp := float32(0.25 / float32(v+float32(L*math.Float32frombits(t.Vn))))
+	vp = min(max(vp, -0.25), 0.25)
+	return roundEven(float64(float32(vp * (luvBase * 1024))))
+}
+
+// rgb converts one 8-bit Luv pixel to 8-bit R, G, B.
+func (t *luv8Tab) rgb(LL, uu, vv uint8) (r, g, b uint8) {
+	y := t.Y[LL]
+	up, vp := t.luvUp(int(LL), int(uu)), t.luvVp(int(LL), int(vv))
+	xv := int64(up) * int64(vp)
+	x := int32(xv / luvBase)
+	x = int32(int64(y) * int64(x) / luvBase)
+	vpl := 12 * 13 * 100 * (luvBase / 1024) * int64(vp*int32(LL))
+	zp := (vpl - xv*(255/3)) / luvBase
+	zq := zp - 5*255*luvBase
+	zm := int32(int64(y) * zq / luvBase)
+	z := zm/256 + zm/65536
+	x, z = min(max(x, 0), 2*luvBase), min(max(z, 0), 2*luvBase)
+	c := &t.C
+	out := func(k int) uint8 {
+		v := (c[k]*x + c[k+1]*y + c[k+2]*z + 1<<(luvDescale-1)) >> luvDescale
+		v = min(max(v, 0), luvGammaLen-1)
+		if t.SRGB == 1 {
+			v = t.Gamma[v]
+		} else {
+			v = (v<<8 - v) >> 12
+		}
+		return uint8(min(v, 255))
+	}
+	return out(0), out(3), out(6)
+}
+
+// luv2rgb8 is the 8U Luv-to-RGB pixel function.
+func luv2rgb8(bidx, srgb, dcn int) pixFunc[uint8] {
+	t := luv8Table(srgb)
+	return func(s, d []uint8) {
+		r, g, b := t.rgb(s[0], s[1], s[2])
+		putBGR(d, bidx, b, g, r)
+		alpha(d, dcn)
+	}
+}
