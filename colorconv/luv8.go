@@ -26,13 +26,16 @@ const (
 // luv8Tab is everything the integer conversion reads, in the layout the CUDA
 // kernel gi_cvt_fromluv_8u_* takes (int32 words): un and vn as float bits, the
 // sRGB flag, the 3x3 XYZ-to-RGB matrix scaled by 2^12 (rows R, G, B), Y of each
-// 8-bit L, and the 8-bit inverse sRGB curve of each 12-bit linear value.
+// 8-bit L, the 8-bit inverse sRGB curve of each 12-bit linear value, and the float
+// bits of L, u and v of each 8-bit value (the steps OpenCV's up and vp tables
+// start from).
 type luv8Tab struct {
-	Un, Vn uint32
-	SRGB   int32
-	C      [9]int32
-	Y      [256]int32
-	Gamma  [luvGammaLen]int32
+	Un, Vn  uint32
+	SRGB    int32
+	C       [9]int32
+	Y       [256]int32
+	Gamma   [luvGammaLen]int32
+	L, U, V [256]uint32
 }
 
 var (
@@ -86,6 +89,12 @@ func buildLuv8(srgb int) luv8Tab {
 		}
 	}
 
+	for i := range t.L {
+		t.L[i] = math.Float32bits(float32(float32(i*100) / 255))
+		t.U[i] = math.Float32bits(float32(float32(float32(float32(i)*354)/255) + -134))
+		t.V[i] = math.Float32bits(float32(float32(float32(float32(i)*262)/255) + -140))
+	}
+
 	if srgb == 1 {
 		// applyInvGamma in double, rounded to float, times 255 in float.
 		thr := 7827.0 / 2500000.0
@@ -110,16 +119,14 @@ func buildLuv8(srgb int) luv8Tab {
 
 // luvUp is OpenCV's LuToUp_b[LL*256+uu]: 9*(u + L*un) in 1/16ths.
 func (t *luv8Tab) luvUp(LL, uu int) int32 {
-	L := float32(float32(LL*100) / 255)
-	u := float32(float32(float32(float32(uu)*354)/255) + -134)
+	L, u := math.Float32frombits(t.L[LL]), math.Float32frombits(t.U[uu])
 	up := float32(9 * float32(u+float32(L*math.Float32frombits(t.Un))))
 	return roundEven(float64(float32(up * 16)))
 }
 
 // luvVp is OpenCV's LvToVp_b[LL*256+vv]: 0.25/(v + L*vn), clamped to ±0.25, in 2^-24.
 func (t *luv8Tab) luvVp(LL, vv int) int32 {
-	L := float32(float32(LL*100) / 255)
-	v := float32(float32(float32(float32(vv)*262)/255) + -140)
+	L, v := math.Float32frombits(t.L[LL]), math.Float32frombits(t.V[vv])
 	vp := float32(0.25 / float32(v+float32(L*math.Float32frombits(t.Vn))))
 	vp = min(max(vp, -0.25), 0.25)
 	return roundEven(float64(float32(vp * (luvBase * 1024))))

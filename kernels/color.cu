@@ -660,33 +660,33 @@ struct Luv2RGB {
 // color_lab.cpp), bit-exact with it and with the CPU device (colorconv/luv8.go,
 // which explains the steps). tab is the host's luv8Tab, as int32 words: un and vn
 // (float bits), the sRGB flag, the XYZ-to-RGB matrix times 2^12 (rows R, G, B),
-// Y of each 8-bit L, and the 8-bit inverse sRGB curve of each 12-bit linear value.
-// OpenCV's tables of up and vp are computed here per pixel, every float step
-// rounded on its own (no fused multiply-add), as its softfloat does.
+// Y of each 8-bit L, the 8-bit inverse sRGB curve of each 12-bit linear value, and
+// L, u, v of each 8-bit value (float bits). OpenCV's tables of up and vp are
+// computed here per pixel, every float step rounded on its own (no fused
+// multiply-add), as its softfloat does. The divisions by 2^14 are shifts, as in
+// OpenCV's vector code; they differ from its scalar code's division only on
+// negative values, which the clamps to [0, 2] turn into 0 either way.
 template <int DCN>
 struct Luv2RGB8 {
-  enum { kTables = 0 };
+  enum { kTables = 0, kY = 12, kGamma = kY + 256, kL = kGamma + 4096, kU = kL + 256, kV = kU + 256 };
   const int* tab;
   int bidx;
   __device__ void setup(Smem&) const {}
   __device__ __forceinline__ void operator()(const u8* s, u8* d, Smem&) const {
-    const int LL = s[0], uu = s[1], vv = s[2];
+    const int LL = s[0];
     const float un = __int_as_float(__ldg(tab)), vn = __int_as_float(__ldg(tab + 1));
-    const int y = __ldg(tab + 12 + LL);
-    const float L = __fdiv_rn((float)(LL * 100), 255.f);
-    const float u = __fadd_rn(__fdiv_rn(__fmul_rn((float)uu, 354.f), 255.f), -134.f);
+    const float L = __int_as_float(__ldg(tab + kL + LL));
+    const float u = __int_as_float(__ldg(tab + kU + s[1])), v = __int_as_float(__ldg(tab + kV + s[2]));
     const int up = __float2int_rn(__fmul_rn(__fmul_rn(9.f, __fadd_rn(u, __fmul_rn(L, un))), 16.f));
-    const float v = __fadd_rn(__fdiv_rn(__fmul_rn((float)vv, 262.f), 255.f), -140.f);
     float vpf = __fdiv_rn(0.25f, __fadd_rn(v, __fmul_rn(L, vn)));
     vpf = fminf(fmaxf(vpf, -0.25f), 0.25f);
     const int vp = __float2int_rn(__fmul_rn(vpf, 16777216.f));
+    const int y = __ldg(tab + kY + LL);
     const long long xv = (long long)up * vp;
-    int x = (int)(xv / 16384);
-    x = (int)((long long)y * x / 16384);
-    const long long vpl = 249600LL * (vp * LL);
-    const long long zq = (vpl - xv * 85) / 16384 - 5LL * 255 * 16384;
-    const int zm = (int)(y * zq / 16384);
-    int z = zm / 256 + zm / 65536;
+    int x = (int)(((long long)y * (int)(xv >> 14)) >> 14);
+    const long long zq = ((249600LL * (vp * LL) - xv * 85) >> 14) - 5LL * 255 * 16384;
+    const int zm = (int)((y * zq) >> 14);
+    int z = (zm >> 8) + (zm >> 16);
     x = min(max(x, 0), 32768), z = min(max(z, 0), 32768);
     const int srgb = __ldg(tab + 2);
     u8 o[3];
@@ -694,7 +694,7 @@ struct Luv2RGB8 {
     for (int k = 0; k < 3; k++) {
       int c = (__ldg(tab + 3 + 3 * k) * x + __ldg(tab + 4 + 3 * k) * y + __ldg(tab + 5 + 3 * k) * z + 8192) >> 14;
       c = min(max(c, 0), 4095);
-      o[k] = (u8)(srgb ? __ldg(tab + 268 + c) : (c * 255) >> 12);
+      o[k] = (u8)(srgb ? __ldg(tab + kGamma + c) : (c * 255) >> 12);
     }
     put_bgr<u8>(d, bidx, o[2], o[1], o[0]);
     if (DCN == 4) d[3] = 255;
