@@ -203,6 +203,7 @@ func init() {
 		{colorconv.ColorBGRToBGRA, gpuimage.CV8UC3, 7},
 		{colorconv.ColorGrayToBGR, gpuimage.CV8UC1, 4},
 		{colorconv.ColorLabToBGR, gpuimage.CV8UC3, 6},
+		{colorconv.ColorLuvToBGR, gpuimage.CV8UC3, 6},
 		{colorconv.ColorBGRToHSV, gpuimage.CV32FC3, 24},
 	} {
 		code := c.code

@@ -89,6 +89,7 @@ cases = [
     ("cvtColor BGR2BGRA", "8UC3", 7 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_BGR2BGRA)),
     ("cvtColor GRAY2BGR", "8UC1", 4 * w * h, lambda: cv2.cvtColor(g8, cv2.COLOR_GRAY2BGR)),
     ("cvtColor Lab2BGR", "8UC3", 6 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_Lab2BGR)),
+    ("cvtColor Luv2BGR", "8UC3", 6 * w * h, lambda: cv2.cvtColor(bgr8, cv2.COLOR_Luv2BGR)),
     ("cvtColor BGR2HSV", "32FC3", 24 * w * h, lambda: cv2.cvtColor(bgr32, cv2.COLOR_BGR2HSV)),
     ("setTo", "8UC3", 3 * w * h, lambda: bgr8_out.__setitem__(slice(None), (1, 2, 3))),
     ("transform 3x4", "8UC3", 6 * w * h, lambda: cv2.transform(bgr8, xform)),
