@@ -62,13 +62,18 @@ func input(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int, mt g
 }
 
 // tolerance is the allowed difference from OpenCV 4.6: abs + rel*|want| for every
-// value, except that for Lab and Luv a rare few values (0.1%, or one) may
-// differ by up to cap. Integer results: ±1. OpenCV's 8U Lab/Luv use fixed-point
+// value, except that for Lab and Luv a rare few values (0.1% of all compared for a
+// code and type, at least 3) may differ by up to cap. Comparisons over all 2^24
+// 8-bit colours bound those: 8U BGR2Lab 0.017% of values at 2-3, Lab2BGR 0.006%
+// at 2, LBGR2Lab 0.0002% at 2. Integer results: ±1. OpenCV's 8U Lab/Luv use fixed-point
 // lookup tables that differ from the float formula by 2 or 3 on ~0.02% of values;
 // 8U Luv-to-RGB runs OpenCV's own integer algorithm, so it must be exact.
 // 32F: 1e-5 relative. OpenCV's 32F sRGB Lab interpolates a 33x33x33 table (up to
 // ~0.7 from the CIE formula, which we compute exactly), so it gets a flat bound of
-// 1; its Luv and linear-RGB Lab differ by up to ~0.02.
+// 1. Its other 32F Lab and Luv take the cube root from a cubic spline of 1024
+// pieces, which is off by up to 3.48e-5 just above the curve's kink at 0.008856
+// (computed from OpenCV's splineBuild): a = 500*(fX-fY) may then differ by up to
+// 0.035, and Luv's u by about 0.024.
 func tolerance(code colorconv.Code, d gpuimage.Depth) (abs, rel, cap float64) {
 	name := code.String()
 	labLuv := strings.Contains(name, "Lab") || strings.Contains(name, "Luv")
@@ -81,6 +86,8 @@ func tolerance(code colorconv.Code, d gpuimage.Depth) (abs, rel, cap float64) {
 		return 1, 0, 0
 	case strings.HasSuffix(name, "2Lab") && !strings.HasPrefix(name, "L"):
 		return 1, 0, 0
+	case strings.HasSuffix(name, "2Lab"): // LBGR2Lab, LRGB2Lab
+		return 0.036, 0, 0.036
 	case labLuv:
 		return 0.03, 0, 0.03
 	case strings.Contains(name, "HSV") || strings.Contains(name, "HLS"):
@@ -109,7 +116,7 @@ func TestCvtColorMatchesOpenCV(t *testing.T) {
 					}
 					continue
 				}
-				var total, exact int
+				var total, exact, rareBad int
 				var maxDiff float64
 				ok := true
 				for i, sz := range tu.Sizes {
@@ -144,7 +151,12 @@ func TestCvtColorMatchesOpenCV(t *testing.T) {
 						res := tu.Compare(d, gocvtest.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel)
 						total, exact = total+res.N, exact+res.Exact
 						maxDiff = max(maxDiff, res.MaxAbs)
-						rare := cap > 0 && res.MaxAbs <= cap && res.Bad <= max(1, res.N/1000)
+						// The rare values are counted over all sizes of this code and
+						// type (a 37-pixel image may hold two of them by chance).
+						rare := cap > 0 && res.MaxAbs <= cap
+						if rare {
+							rareBad += res.Bad
+						}
 						if res.Bad != 0 && !rare && ok {
 							t.Errorf("%v %v %dx%d view=%v: %d of %d out of tolerance (max diff %g); %s",
 								code, mt, sz[0], sz[1], view, res.Bad, res.N, res.MaxAbs, res.First)
@@ -158,6 +170,10 @@ func TestCvtColorMatchesOpenCV(t *testing.T) {
 					want.Close()
 					mv.Close()
 					m.Close()
+				}
+				if ok && rareBad > max(3, total/1000) {
+					abs, _, _ := tolerance(code, d)
+					t.Errorf("%v %v: %d of %d values beyond ±%g of OpenCV (more than 0.1%%)", code, mt, rareBad, total, abs)
 				}
 				if total > 0 {
 					report = append(report, fmt.Sprintf("%-13v %-8v exact %6.2f%%  max diff %g", code, mt, 100*float64(exact)/float64(total), maxDiff))
