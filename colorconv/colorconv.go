@@ -2,10 +2,10 @@
 // OpenCV's cvtColor and transform do: the same codes, value ranges and rounding.
 //
 // 8-bit and 16-bit results follow OpenCV's fixed-point arithmetic where OpenCV uses
-// it (gray, YCrCb, YUV, XYZ, HSV, 8-bit Luv to RGB), so they are bit-exact with
-// OpenCV; the other non-linear conversions go through float and agree within ±1
-// (8-bit Lab, which OpenCV computes with fixed-point tables: within ±1 but for
-// about 0.02% of values at ±2-3). Value ranges:
+// it (gray, YCrCb, YUV, XYZ, HSV, 8-bit Lab and Luv to RGB), so they are bit-exact
+// with OpenCV; the other non-linear conversions go through float and agree within
+// ±1 (8-bit RGB to Lab, which OpenCV computes with fixed-point tables: within ±1 but
+// for about 0.02% of values at ±2-3). Value ranges:
 //   - 8U hue is 0..180 (HSV, HLS) or 0..255 (the _FULL codes); 32F hue is 0..360;
 //   - 8U Lab is L*255/100, a+128, b+128; 32F Lab has L in 0..100;
 //   - 8U Luv is L*255/100, (u+134)*255/354, (v+140)*255/262;
@@ -60,8 +60,8 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 		}
 		name := fmt.Sprintf("gi_cvt_%s_%s_%d%d", sp.fam, core.KernelSuffix(s.Depth), s.Chans, d.Chans)
 		px := pixelsPerThread(sp.fam, s.Depth)
-		if sp.fam == "fromluv" && s.Depth == core.Depth8U { // OpenCV's fixed point (luv8.go)
-			return withDeviceCopy(s, str, luv8Table(param).bytes(), func(tab uintptr) error {
+		if (sp.fam == "fromluv" || sp.fam == "fromlab") && s.Depth == core.Depth8U { // OpenCV's fixed point (fixed8.go)
+			return withDeviceCopy(s, str, fix8Table(param).bytes(), func(tab uintptr) error {
 				return launch(str, name, px, s, d, sp.bidx, tab)
 			})
 		}

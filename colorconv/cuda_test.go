@@ -124,8 +124,8 @@ func TestCUDACvtColor(t *testing.T) {
 					if d == gpuimage.Depth32F && (strings.Contains(code.String(), "Lab") || strings.Contains(code.String(), "HSV") || strings.Contains(code.String(), "HLS")) {
 						abs = 1e-4 // 1e-4 absolute on 0..100 and 0..360 scales: powf/cbrtf/division ulps
 					}
-					if d == gpuimage.Depth8U && strings.HasPrefix(code.String(), "Luv2") {
-						abs = 0 // the same integer algorithm on both devices (luv8.go)
+					if d == gpuimage.Depth8U && (strings.HasPrefix(code.String(), "Luv2") || strings.HasPrefix(code.String(), "Lab2")) {
+						abs = 0 // the same integer algorithm on both devices (fixed8.go)
 					}
 					if d == gpuimage.Depth32F && strings.Contains(code.String(), "Luv") {
 						abs = 5e-4 // u, v = 13*L*(...) multiply float32 rounding by up to 1300
@@ -183,9 +183,10 @@ func TestCUDATransform(t *testing.T) {
 	}
 }
 
-// 8U Luv to RGB is integer arithmetic on both devices: all 2^24 Luv values must
-// give the same bytes (the CPU's are OpenCV's; see TestLuv8ToRGBBitExactWithOpenCV).
-func TestCUDALuv8ToRGBExhaustive(t *testing.T) {
+// 8U Lab and Luv to RGB are integer arithmetic on both devices: all 2^24 values
+// must give the same bytes (the CPU's are OpenCV's; see
+// TestLabLuv8ToRGBBitExactWithOpenCV).
+func TestCUDALabLuv8ToRGBExhaustive(t *testing.T) {
 	g := tu.CUDA(t)
 	const cols = 4093
 	rows := (1<<24 + cols - 1) / cols
@@ -200,7 +201,7 @@ func TestCUDALuv8ToRGBExhaustive(t *testing.T) {
 	defer cin.Close()
 	gin := toDevice(t, cin, g)
 	defer gin.Close()
-	for _, code := range []colorconv.Code{colorconv.ColorLuvToBGR, colorconv.ColorLuvToRGB, colorconv.ColorLuvToLBGR, colorconv.ColorLuvToLRGB} {
+	for _, code := range fixed8Codes {
 		var cout gpuimage.Image
 		gout := tu.Poisoned(t, g, rows, cols, gpuimage.CV8UC3)
 		if err := colorconv.CvtColor(cin, &cout, code); err != nil {

@@ -64,10 +64,10 @@ func input(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int, mt g
 // tolerance is the allowed difference from OpenCV 4.6: abs + rel*|want| for every
 // value, except that for Lab and Luv a rare few values (0.1% of all compared for a
 // code and type, at least 3) may differ by up to cap. Comparisons over all 2^24
-// 8-bit colours bound those: 8U BGR2Lab 0.017% of values at 2-3, Lab2BGR 0.006%
-// at 2, LBGR2Lab 0.0002% at 2. Integer results: ±1. OpenCV's 8U Lab/Luv use fixed-point
+// 8-bit colours bound those: 8U BGR2Lab 0.017% of values at 2-3, LBGR2Lab
+// 0.0002% at 2. Integer results: ±1. OpenCV's 8U Lab/Luv use fixed-point
 // lookup tables that differ from the float formula by 2 or 3 on ~0.02% of values;
-// 8U Luv-to-RGB runs OpenCV's own integer algorithm, so it must be exact.
+// 8U Lab- and Luv-to-RGB run OpenCV's own integer algorithms, so they must be exact.
 // 32F: 1e-5 relative. OpenCV's 32F sRGB Lab interpolates a 33x33x33 table (up to
 // ~0.7 from the CIE formula, which we compute exactly), so it gets a flat bound of
 // 1. Its other 32F Lab and Luv take the cube root from a cubic spline of 1024
@@ -78,8 +78,8 @@ func tolerance(code colorconv.Code, d gpuimage.Depth) (abs, rel, cap float64) {
 	name := code.String()
 	labLuv := strings.Contains(name, "Lab") || strings.Contains(name, "Luv")
 	switch {
-	case d != gpuimage.Depth32F && strings.HasPrefix(name, "Luv2"):
-		return 0, 0, 0 // OpenCV's fixed point, run as OpenCV runs it (luv8.go)
+	case d != gpuimage.Depth32F && (strings.HasPrefix(name, "Luv2") || strings.HasPrefix(name, "Lab2")):
+		return 0, 0, 0 // OpenCV's fixed point, run as OpenCV runs it (fixed8.go)
 	case d != gpuimage.Depth32F && labLuv:
 		return 1, 0, 3
 	case d != gpuimage.Depth32F:
@@ -184,11 +184,11 @@ func TestCvtColorMatchesOpenCV(t *testing.T) {
 	t.Log("agreement with OpenCV 4.6:\n" + strings.Join(report, "\n"))
 }
 
-// OpenCV converts 8U Luv to RGB in fixed point; gpuimg runs the same integer
-// algorithm, so every one of the 2^24 Luv values must give OpenCV's bytes. The
+// OpenCV converts 8U Lab and Luv to RGB in fixed point; gpuimg runs the same
+// integer algorithms, so every one of the 2^24 values must give OpenCV's bytes. The
 // values fill rows of a prime width, so that OpenCV's vector loop and its scalar
 // row tails both see all kinds of values.
-func TestLuv8ToRGBBitExactWithOpenCV(t *testing.T) {
+func TestLabLuv8ToRGBBitExactWithOpenCV(t *testing.T) {
 	const cols = 4093
 	rows := (1<<24 + cols - 1) / cols
 	data := make([]byte, rows*cols*3)
@@ -202,7 +202,7 @@ func TestLuv8ToRGBBitExactWithOpenCV(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	for _, code := range []colorconv.Code{colorconv.ColorLuvToBGR, colorconv.ColorLuvToRGB, colorconv.ColorLuvToLBGR, colorconv.ColorLuvToLRGB} {
+	for _, code := range fixed8Codes {
 		want := gocv.NewMat()
 		gocv.CvtColor(m, &want, gocv.ColorConversionCode(code))
 		var dst gpuimage.Image

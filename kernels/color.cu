@@ -580,8 +580,7 @@ struct Lab2RGB {
   int bidx, srgb;
   __device__ void setup(Smem&) const {}
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
-    float L = s[0], a = s[1], bb = s[2];
-    if (sizeof(T) == 1) L *= 100.f / 255.f, a -= 128.f, bb -= 128.f;
+    float L = s[0], a = s[1], bb = s[2];  // 32F only; 8U is Lab2RGB8 below
     float y, fy;
     if (L <= 8.f) {  // 0.008856 * 903.3
       y = L * (1.f / 903.3f);
@@ -657,8 +656,8 @@ struct Luv2RGB {
 };
 
 // 8-bit Luv to RGB as OpenCV 4.x computes it: in fixed point (Luv2RGBinteger in its
-// color_lab.cpp), bit-exact with it and with the CPU device (colorconv/luv8.go,
-// which explains the steps). tab is the host's luv8Tab, as int32 words: un and vn
+// color_lab.cpp), bit-exact with it and with the CPU device (colorconv/fixed8.go,
+// which explains the steps). tab is the host's fix8Tab, as int32 words: un and vn
 // (float bits), the sRGB flag, the XYZ-to-RGB matrix times 2^12 (rows R, G, B),
 // Y of each 8-bit L, the 8-bit inverse sRGB curve of each 12-bit linear value, and
 // L, u, v of each 8-bit value (float bits). OpenCV's tables of up and vp are
@@ -695,6 +694,38 @@ struct Luv2RGB8 {
       int c = (__ldg(tab + 3 + 3 * k) * x + __ldg(tab + 4 + 3 * k) * y + __ldg(tab + 5 + 3 * k) * z + 8192) >> 14;
       c = min(max(c, 0), 4095);
       o[k] = (u8)(srgb ? __ldg(tab + kGamma + c) : (c * 255) >> 12);
+    }
+    put_bgr<u8>(d, bidx, o[2], o[1], o[0]);
+    if (DCN == 4) d[3] = 255;
+  }
+};
+
+// 8-bit Lab to RGB as OpenCV 4.x computes it: Lab2RGBinteger, bit-exact with it and
+// with the CPU device (colorconv/fixed8.go). It reads Y, the inverse sRGB curve
+// and the sRGB flag from the same table as Luv2RGB8, plus the white-scaled
+// matrix (kC) and f(Y) of each L (kIfy); OpenCV's abToXZ table is computed here.
+template <int DCN>
+struct Lab2RGB8 {
+  enum { kTables = 0, kC = Luv2RGB8<DCN>::kV + 256, kIfy = kC + 9 };
+  const int* tab;
+  int bidx;
+  __device__ void setup(Smem&) const {}
+  __device__ static __forceinline__ int xz(int i) {
+    return i <= 3390 ? i * 108 / 841 - 16384 * 16 / 116 * 108 / 841 : i * i / 16384 * i / 16384;
+  }
+  __device__ __forceinline__ void operator()(const u8* s, u8* d, Smem&) const {
+    const int LL = s[0];
+    const int y = __ldg(tab + Luv2RGB8<DCN>::kY + LL), ify = __ldg(tab + kIfy + LL);
+    const int adiv = ((5 * s[1] * 53687 + (1 << 7)) >> 13) - 128 * 16384 / 500;
+    const int bdiv = ((s[2] * 41943 + (1 << 4)) >> 9) - 128 * 16384 / 200 + 1;
+    const int x = xz(ify + adiv), z = xz(ify - bdiv);
+    const int srgb = __ldg(tab + 2);
+    u8 o[3];
+#pragma unroll
+    for (int k = 0; k < 3; k++) {
+      int c = (__ldg(tab + kC + 3 * k) * x + __ldg(tab + kC + 1 + 3 * k) * y + __ldg(tab + kC + 2 + 3 * k) * z + 8192) >> 14;
+      c = min(max(c, 0), 4095);
+      o[k] = (u8)(srgb ? __ldg(tab + Luv2RGB8<DCN>::kGamma + c) : (c * 255) >> 12);
     }
     put_bgr<u8>(d, bidx, o[2], o[1], o[0]);
     if (DCN == 4) d[3] = 255;
@@ -754,7 +785,6 @@ struct Xform {
   FWD(hls, DN, T, RGB2HLS, 3)     \
   INV(fromhls, DN, T, HLS2RGB)    \
   FWD(lab, DN, T, RGB2Lab, 3)     \
-  INV(fromlab, DN, T, Lab2RGB)    \
   FWD(luv, DN, T, RGB2Luv, 3)
 
 ALL_RGB(8u, u8)
@@ -762,17 +792,20 @@ ALL_RGB(16u, u16)
 ALL_RGB(32f, f32)
 NONLINEAR(8u, u8)
 NONLINEAR(32f, f32)
+INV(fromlab, 32f, f32, Lab2RGB)
 INV(fromluv, 32f, f32, Luv2RGB)
 
-// 8U Luv to RGB: the table address follows bidx (see Luv2RGB8).
-#define FROMLUV8(DCN)                                                                           \
-  extern "C" __global__ void __launch_bounds__(128)                                             \
-      gi_cvt_fromluv_8u_3##DCN(const void* src, int sp, void* dst, int dp, int rows, int cols, \
-                               int vec, int bidx, const int* tab) {                           \
-    cvt_body<u8, 3, DCN>(src, sp, dst, dp, rows, cols, vec, Luv2RGB8<DCN>{tab, bidx});        \
+// 8U Lab and Luv to RGB: the table address follows bidx (see Luv2RGB8).
+#define FIXED8(NAME, F, DCN)                                                                \
+  extern "C" __global__ void __launch_bounds__(128)                                         \
+      gi_cvt_##NAME##_8u_3##DCN(const void* src, int sp, void* dst, int dp, int rows, int cols, \
+                                int vec, int bidx, const int* tab) {                        \
+    cvt_body<u8, 3, DCN>(src, sp, dst, dp, rows, cols, vec, F<DCN>{tab, bidx});             \
   }
-FROMLUV8(3)
-FROMLUV8(4)
+FIXED8(fromluv, Luv2RGB8, 3)
+FIXED8(fromluv, Luv2RGB8, 4)
+FIXED8(fromlab, Lab2RGB8, 3)
+FIXED8(fromlab, Lab2RGB8, 4)
 
 // Transform: param unused; the matrix address comes as two 32-bit halves (vec, bidx
 // slots keep their meaning; m_lo/m_hi follow).
