@@ -40,9 +40,12 @@ func TestCLIMatchesOpenCV(t *testing.T) {
 		{"sobel", []string{"sobel", "-dx", "0", "-dy", "1", "-ddepth", "8U", "-scale", "0.5", "-delta", "128"}, "camera.png", 1, 0, func(s gocv.Mat, d *gocv.Mat) {
 			gocv.Sobel(s, d, gocv.MatTypeCV8U, 0, 1, 3, 0.5, 128, gocv.BorderReflect101)
 		}},
-		// OpenCV's 8-bit Lab uses its own fixed-point tables: each conversion is
-		// within ±1 of it, and Lab2BGR turns ±1 in L, a, b into up to ±4 in B, G, R.
-		{"pipeline", []string{"run", "cvtcolor:BGR2Lab", "gaussian:ksize=5", "cvtcolor:Lab2BGR"}, "chelsea.png", 4, 50, func(s gocv.Mat, d *gocv.Mat) {
+		// OpenCV's 8-bit BGR2Lab uses its own fixed-point tables (ours is within ±1
+		// of it but for 0.017% of values at ±2-3) and the blur adds ±1; Lab2BGR,
+		// bit-exact with OpenCV's, then turns one unit of L, a or b into up to 5
+		// units of B, G, R on this image (up to 40 in the dark, saturated corners
+		// of the Lab cube). The image and the code are fixed, so this is no flake.
+		{"pipeline", []string{"run", "cvtcolor:BGR2Lab", "gaussian:ksize=5", "cvtcolor:Lab2BGR"}, "chelsea.png", 5, 50, func(s gocv.Mat, d *gocv.Mat) {
 			lab := gocv.NewMat()
 			defer lab.Close()
 			gocv.CvtColor(s, &lab, gocv.ColorBGRToLab)
