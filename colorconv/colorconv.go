@@ -61,7 +61,7 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 		name := fmt.Sprintf("gi_cvt_%s_%s_%d%d", sp.fam, core.KernelSuffix(s.Depth), s.Chans, d.Chans)
 		px := pixelsPerThread(sp.fam, s.Depth)
 		if (sp.fam == "fromluv" || sp.fam == "fromlab") && s.Depth == core.Depth8U { // OpenCV's fixed point (fixed8.go)
-			return withDeviceCopy(s, str, fix8Table(param).bytes(), func(tab uintptr) error {
+			return core.WithUpload(s.Dev, str, fix8Table(param).bytes(), func(tab uintptr) error {
 				return launch(str, name, px, s, d, sp.bidx, tab)
 			})
 		}
@@ -95,22 +95,6 @@ func pixelsPerThread(fam family, d core.Depth) int {
 		return 8
 	}
 	return 16 / d.Size()
-}
-
-// withDeviceCopy copies host (a matrix or table a kernel reads) into a small
-// device buffer and calls run with its address. The buffer is released when run
-// returns, safely: its memory is not reused before the work queued on str is done.
-func withDeviceCopy(s *core.State, str core.Stream, host []byte, run func(ptr uintptr) error) error {
-	buf, err := s.Dev.Alloc(len(host))
-	if err != nil {
-		return err
-	}
-	defer buf.Release()
-	buf.Touch(str)
-	if err := s.Dev.Copy2D(core.Copy{Dst: buf, DstPitch: len(host), SrcHost: host, SrcPitch: len(host), Width: len(host), Rows: 1}, str); err != nil {
-		return err
-	}
-	return run(buf.Ptr)
 }
 
 // launch runs a colour kernel with px pixels per thread, 128 threads per block.

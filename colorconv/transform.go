@@ -53,7 +53,7 @@ func Transform(src, dst *gpuimage.Image, m [][]float64, opts ...gpuimage.Option)
 			return nil
 		}
 		host := unsafe.Slice((*byte)(unsafe.Pointer(&mat[0])), len(mat)*4)
-		return withDeviceCopy(s, str, host, func(m uintptr) error {
+		return core.WithUpload(s.Dev, str, host, func(m uintptr) error {
 			name := fmt.Sprintf("gi_xform_%s_%d%d", core.KernelSuffix(s.Depth), s.Chans, dcn)
 			return launch(str, name, 16/s.Depth.Size(), s, d, m)
 		})

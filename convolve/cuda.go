@@ -195,15 +195,8 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 			binary.LittleEndian.PutUint32(host[4*(i*p.kw+j):], math.Float32bits(float32(v)))
 		}
 	}
-	buf, err := s.Dev.Alloc(len(host))
-	if err != nil {
-		return err
-	}
-	defer buf.Release()
-	buf.Touch(str)
-	if err := s.Dev.Copy2D(core.Copy{Dst: buf, DstPitch: len(host), SrcHost: host, SrcPitch: len(host), Width: len(host), Rows: 1}, str); err != nil {
-		return err
-	}
-	args := append(geoArgs(d, s, p), buf.Ptr)
-	return s.Dev.Launch(str, "gi_conv2d_any", grid(s.Cols, s.Rows, 32, 8, s.Chans), block, 0, args...)
+	return core.WithUpload(s.Dev, str, host, func(taps uintptr) error {
+		args := append(geoArgs(d, s, p), taps)
+		return s.Dev.Launch(str, "gi_conv2d_any", grid(s.Cols, s.Rows, 32, 8, s.Chans), block, 0, args...)
+	})
 }

@@ -176,3 +176,20 @@ func HumanBytes(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// WithUpload copies host (taps, a matrix: anything small a kernel reads and the
+// call builds) into a new device buffer and calls run with its address. The buffer
+// is released when run returns, safely: its memory is not reused before the work
+// queued on s is done.
+func WithUpload(dev Backend, s Stream, host []byte, run func(ptr uintptr) error) error {
+	buf, err := dev.Alloc(len(host))
+	if err != nil {
+		return err
+	}
+	defer buf.Release()
+	buf.Touch(s)
+	if err := dev.Copy2D(Copy{Dst: buf, DstPitch: len(host), SrcHost: host, SrcPitch: len(host), Width: len(host), Rows: 1}, s); err != nil {
+		return err
+	}
+	return run(buf.Ptr)
+}
