@@ -55,14 +55,14 @@ func cpuFamily[T cpu.Elem](fam family, d, s *core.State, bidx, p int) error {
 	case "fromlab":
 		f = lab2rgb[T](bidx, p, dcn)
 		if s.Depth == core.Depth8U { // OpenCV's fixed point (fixed8.go)
-			f = any(lab2rgb8(bidx, p, dcn)).(pixFunc[T])
+			f = any(fix8Pix(bidx, p, dcn, (*fix8Tab).labRGB)).(pixFunc[T])
 		}
 	case "luv":
 		f = rgb2luv[T](bidx, p)
 	case "fromluv":
 		f = luv2rgb[T](bidx, p, dcn)
 		if s.Depth == core.Depth8U { // OpenCV's fixed point (fixed8.go)
-			f = any(luv2rgb8(bidx, p, dcn)).(pixFunc[T])
+			f = any(fix8Pix(bidx, p, dcn, (*fix8Tab).luvRGB)).(pixFunc[T])
 		}
 	default:
 		return fmt.Errorf("no CPU conversion for %s", fam)
@@ -536,7 +536,7 @@ func outRGB[T cpu.Elem](d []T, bidx, srgb int, R, G, B float32) {
 
 func lab2rgb[T cpu.Elem](bidx, srgb, dcn int) pixFunc[T] {
 	return func(s, d []T) {
-		L, a, bb := float32(s[0]), float32(s[1]), float32(s[2]) // 32F; 8U is lab2rgb8 (fixed8.go)
+		L, a, bb := float32(s[0]), float32(s[1]), float32(s[2]) // 32F; 8U is fix8Tab.labRGB (fixed8.go)
 		var y, fy float32
 		if L <= 8 {
 			y = L * (1 / 903.3)
@@ -584,7 +584,7 @@ func rgb2luv[T cpu.Elem](bidx, srgb int) pixFunc[T] {
 	}
 }
 
-// luv2rgb is 32F Luv to RGB, OpenCV's float formula; 8U is luv2rgb8 (fixed8.go).
+// luv2rgb is 32F Luv to RGB, OpenCV's float formula; 8U is fix8Tab.luvRGB (fixed8.go).
 func luv2rgb[T cpu.Elem](bidx, srgb, dcn int) pixFunc[T] {
 	return func(s, d []T) {
 		L, u, v := float32(s[0]), float32(s[1]), float32(s[2])

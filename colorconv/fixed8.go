@@ -140,8 +140,8 @@ func (t *fix8Tab) luvVp(LL, vv int) int32 {
 	return roundEven(float64(float32(vp * (luvBase * 1024))))
 }
 
-// rgb converts one 8-bit Luv pixel to 8-bit R, G, B.
-func (t *fix8Tab) rgb(LL, uu, vv uint8) (r, g, b uint8) {
+// luvRGB converts one 8-bit Luv pixel to 8-bit R, G, B.
+func (t *fix8Tab) luvRGB(LL, uu, vv uint8) (r, g, b uint8) {
 	y := t.Y[LL]
 	up, vp := t.luvUp(int(LL), int(uu)), t.luvVp(int(LL), int(vv))
 	xv := int64(up) * int64(vp)
@@ -190,21 +190,12 @@ func (t *fix8Tab) out(c *[9]int32, x, y, z int32) (r, g, b uint8) {
 	return ch(0), ch(3), ch(6)
 }
 
-// lab2rgb8 is the 8U Lab-to-RGB pixel function.
-func lab2rgb8(bidx, srgb, dcn int) pixFunc[uint8] {
+// fix8Pix is the 8U pixel function of one of the table's conversions: labRGB
+// (Lab to RGB) or luvRGB (Luv to RGB).
+func fix8Pix(bidx, srgb, dcn int, conv func(t *fix8Tab, c0, c1, c2 uint8) (r, g, b uint8)) pixFunc[uint8] {
 	t := fix8Table(srgb)
 	return func(s, d []uint8) {
-		r, g, b := t.labRGB(s[0], s[1], s[2])
-		putBGR(d, bidx, b, g, r)
-		alpha(d, dcn)
-	}
-}
-
-// luv2rgb8 is the 8U Luv-to-RGB pixel function.
-func luv2rgb8(bidx, srgb, dcn int) pixFunc[uint8] {
-	t := fix8Table(srgb)
-	return func(s, d []uint8) {
-		r, g, b := t.rgb(s[0], s[1], s[2])
+		r, g, b := conv(t, s[0], s[1], s[2])
 		putBGR(d, bidx, b, g, r)
 		alpha(d, dcn)
 	}
