@@ -5,7 +5,8 @@
 // it (gray, YCrCb, YUV, XYZ, HSV, 8-bit Lab and Luv to RGB), so they are bit-exact
 // with OpenCV; the other non-linear conversions go through float and agree within
 // ±1 (8-bit RGB to Lab, which OpenCV computes with fixed-point tables: within ±1 but
-// for about 0.02% of values at ±2-3). Value ranges:
+// for about 0.02% of values at ±2-3). 32-bit RGB to Lab and Luv run OpenCV's own
+// table and spline approximations (lab32.go) and give its results. Value ranges:
 //   - 8U hue is 0..180 (HSV, HLS) or 0..255 (the _FULL codes); 32F hue is 0..360;
 //   - 8U Lab is L*255/100, a+128, b+128; 32F Lab has L in 0..100;
 //   - 8U Luv is L*255/100, (u+134)*255/354, (v+140)*255/262;
@@ -64,6 +65,13 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 			return core.WithUpload(s.Dev, str, fix8Table(param).bytes(), func(tab uintptr) error {
 				return launch(str, name, px, s, d, sp.bidx, tab)
 			})
+		}
+		if (sp.fam == "lab" || sp.fam == "luv") && s.Depth == core.Depth32F { // OpenCV's tables (lab32.go)
+			tab, err := core.Resident(s.Dev, "colorconv.lab32", func() []byte { return lab32Table().bytes() })
+			if err != nil {
+				return err
+			}
+			return launch(str, name, px, s, d, sp.bidx, tab, param)
 		}
 		return launch(str, name, px, s, d, sp.bidx, param)
 	})

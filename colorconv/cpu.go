@@ -475,21 +475,13 @@ var gamma8 = func() (t [256]float32) {
 	return t
 }()
 
-// linearRGB returns linear r, g, b in 0..1 of a pixel (8U values scaled by 1/255).
+// linearRGB returns linear r, g, b in 0..1 of an 8-bit pixel (32F Lab and Luv
+// follow OpenCV's tables in lab32.go).
 func linearRGB[T cpu.Elem](b, g, r T, srgb int) (float32, float32, float32) {
-	if b8, ok := any(b).(uint8); ok && srgb == 1 {
-		return gamma8[b8], gamma8[any(g).(uint8)], gamma8[any(r).(uint8)]
-	}
-	lb, lg, lr := float32(b), float32(g), float32(r)
-	if !isFloat[T]() {
-		lb, lg, lr = lb*(1.0/255), lg*(1.0/255), lr*(1.0/255)
-	} else if srgb == 1 {
-		lb, lg, lr = clip01(lb), clip01(lg), clip01(lr)
-	}
 	if srgb == 1 {
-		lb, lg, lr = srgbGamma(lb), srgbGamma(lg), srgbGamma(lr)
+		return gamma8[uint8(b)], gamma8[uint8(g)], gamma8[uint8(r)]
 	}
-	return lb, lg, lr
+	return float32(b) * (1.0 / 255), float32(g) * (1.0 / 255), float32(r) * (1.0 / 255)
 }
 
 func labF(t float32) float32 {
@@ -500,7 +492,20 @@ func labF(t float32) float32 {
 }
 
 func rgb2lab[T cpu.Elem](bidx, srgb int) pixFunc[T] {
-	return func(s, d []T) {
+	if isFloat[T]() { // OpenCV's table and splines (lab32.go)
+		t := lab32Table()
+		return func(s, d []T) {
+			var L, a, b float32
+			if srgb == 1 {
+				b0, g0, r0 := bgr(s, bidx)
+				L, a, b = t.labSRGB(float32(b0), float32(g0), float32(r0))
+			} else {
+				L, a, b = t.labLinear(bidx, float32(s[0]), float32(s[1]), float32(s[2]))
+			}
+			d[0], d[1], d[2] = T(L), T(a), T(b)
+		}
+	}
+	return func(s, d []T) { // 8U
 		b, g, r := bgr(s, bidx)
 		lb, lg, lr := linearRGB(b, g, r, srgb)
 		C := rgb2xyzF
@@ -513,11 +518,7 @@ func rgb2lab[T cpu.Elem](bidx, srgb int) pixFunc[T] {
 			L = 116*FY - 16
 		}
 		a, bb := 500*(FX-FY), 200*(FY-FZ)
-		if isFloat[T]() {
-			d[0], d[1], d[2] = T(L), T(a), T(bb)
-		} else {
-			d[0], d[1], d[2] = cpu.Saturate[T](L*(255.0/100)), cpu.Saturate[T](a+128), cpu.Saturate[T](bb+128)
-		}
+		d[0], d[1], d[2] = cpu.Saturate[T](L*(255.0/100)), cpu.Saturate[T](a+128), cpu.Saturate[T](bb+128)
 	}
 }
 
@@ -563,7 +564,14 @@ func lab2rgb[T cpu.Elem](bidx, srgb, dcn int) pixFunc[T] {
 const luvUn, luvVn = 0.19783940, 0.46834220
 
 func rgb2luv[T cpu.Elem](bidx, srgb int) pixFunc[T] {
-	return func(s, d []T) {
+	if isFloat[T]() { // OpenCV's splines (lab32.go)
+		t := lab32Table()
+		return func(s, d []T) {
+			L, u, v := t.luv(bidx, srgb, float32(s[0]), float32(s[1]), float32(s[2]))
+			d[0], d[1], d[2] = T(L), T(u), T(v)
+		}
+	}
+	return func(s, d []T) { // 8U
 		b, g, r := bgr(s, bidx)
 		lb, lg, lr := linearRGB(b, g, r, srgb)
 		C := rgb2xyzF
@@ -576,11 +584,7 @@ func rgb2luv[T cpu.Elem](bidx, srgb int) pixFunc[T] {
 		}
 		dd := 1 / max(X+15*Y+3*Z, fltEpsilon)
 		u, v := 13*L*(4*X*dd-luvUn), 13*L*(9*Y*dd-luvVn)
-		if isFloat[T]() {
-			d[0], d[1], d[2] = T(L), T(u), T(v)
-		} else {
-			d[0], d[1], d[2] = cpu.Saturate[T](L*(255.0/100)), cpu.Saturate[T]((u+134)*(255.0/354)), cpu.Saturate[T]((v+140)*(255.0/262))
-		}
+		d[0], d[1], d[2] = cpu.Saturate[T](L*(255.0/100)), cpu.Saturate[T]((u+134)*(255.0/354)), cpu.Saturate[T]((v+140)*(255.0/262))
 	}
 }
 

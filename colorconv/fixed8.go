@@ -63,13 +63,8 @@ func roundEven(x float64) int32 { return int32(math.RoundToEven(x)) }
 
 func buildFix8(srgb int) fix8Tab {
 	var t fix8Tab
-	// D65 white (0.950456, 1, 1.088754) as OpenCV's softdouble bits.
-	xn := math.Float64frombits(0x3fee6a22b3892ee8)
-	zn := math.Float64frombits(0x3ff16b8950763a19)
-	dd := float32(xn + 15 + zn*3)
-	dd = 1 / max(dd, float32(fltEpsilon))
-	t.Un = math.Float32bits(float32(float32(dd*52) * float32(xn)))
-	t.Vn = math.Float32bits(float32(dd * 117))
+	un, vn := luvWhite()
+	t.Un, t.Vn = math.Float32bits(un), math.Float32bits(vn)
 	t.SRGB = int32(srgb)
 
 	// XYZ to sRGB (OpenCV's XYZ2sRGB_D65 bits) times 2^12.
@@ -78,7 +73,7 @@ func buildFix8(srgb int) fix8Tab {
 		0xbfef042528ae74f3, 0x3ffe040f23897204, 0x3fa546d3f9e7b80b,
 		0x3fac7de5082cf52c, 0xbfca1e14bdfd2631, 0x3ff0eabef06b3786,
 	}
-	white := [3]float64{xn, 1, zn}
+	white := [3]float64{d65X, 1, d65Z}
 	for i, b := range m {
 		t.C[i] = roundEven(math.Float64frombits(b) * 4096)
 		t.LabC[i] = roundEven(math.Float64frombits(b) * 4096 * white[i%3])

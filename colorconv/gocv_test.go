@@ -62,18 +62,15 @@ func input(t *testing.T, r *rand.Rand, code colorconv.Code, rows, cols int, mt g
 }
 
 // tolerance is the allowed difference from OpenCV 4.6: abs + rel*|want| for every
-// value, except that for Lab and Luv a rare few values (0.1% of all compared for a
-// code and type, at least 3) may differ by up to cap. Comparisons over all 2^24
-// 8-bit colours bound those: 8U BGR2Lab 0.017% of values at 2-3, LBGR2Lab
+// value, except that for 8U Lab and Luv a rare few values (0.1% of all compared
+// for a code and type, at least 3) may differ by up to cap. Comparisons over all
+// 2^24 8-bit colours bound those: 8U BGR2Lab 0.017% of values at 2-3, LBGR2Lab
 // 0.0002% at 2. Integer results: ±1. OpenCV's 8U Lab/Luv use fixed-point
 // lookup tables that differ from the float formula by 2 or 3 on ~0.02% of values;
 // 8U Lab- and Luv-to-RGB run OpenCV's own integer algorithms, so they must be exact.
-// 32F: 1e-5 relative. OpenCV's 32F sRGB Lab interpolates a 33x33x33 table (up to
-// ~0.7 from the CIE formula, which we compute exactly), so it gets a flat bound of
-// 1. Its other 32F Lab and Luv take the cube root from a cubic spline of 1024
-// pieces, which is off by up to 3.48e-5 just above the curve's kink at 0.008856
-// (computed from OpenCV's splineBuild): a = 500*(fX-fY) may then differ by up to
-// 0.035, and Luv's u by about 0.024.
+// 32F: 1e-5 relative; 32F Lab and Luv 1e-4 absolute, as the issue asks (they run
+// OpenCV's tables and splines, lab32.go, and measure exact), except in each row's
+// last cols%8 pixels (tailTolerance).
 func tolerance(code colorconv.Code, d gpuimage.Depth) (abs, rel, cap float64) {
 	name := code.String()
 	labLuv := strings.Contains(name, "Lab") || strings.Contains(name, "Luv")
@@ -84,16 +81,59 @@ func tolerance(code colorconv.Code, d gpuimage.Depth) (abs, rel, cap float64) {
 		return 1, 0, 3
 	case d != gpuimage.Depth32F:
 		return 1, 0, 0
-	case strings.HasSuffix(name, "2Lab") && !strings.HasPrefix(name, "L"):
-		return 1, 0, 0
-	case strings.HasSuffix(name, "2Lab"): // LBGR2Lab, LRGB2Lab
-		return 0.036, 0, 0.036
 	case labLuv:
-		return 0.03, 0, 0.03
+		return 1e-4, 0, 0
 	case strings.Contains(name, "HSV") || strings.Contains(name, "HLS"):
 		return 1e-4, 1e-5, 0
 	}
 	return 1e-6, 1e-5, 0
+}
+
+// tailTolerance is the bound for the last cols%8 pixels of each row where OpenCV
+// converts them differently from the rest (0: no difference). Its SSE loop takes 8
+// pixels at a time and a scalar loop the rest. For 32F Luv the scalar loop sums
+// in another order: up to 1.5e-4 measured over 140,000 such pixels, so 5e-4 here;
+// for 32F linear Lab it
+// takes the cube root from cv::cubeRoot, not the spline, whose error just above
+// the curve's kink at 0.008856 is up to 3.48e-5 (computed from OpenCV's
+// splineBuild), so a = 500*(fX-fY) may differ by up to 0.035.
+func tailTolerance(code colorconv.Code, d gpuimage.Depth) (abs, rel float64) {
+	name := code.String()
+	switch {
+	case d != gpuimage.Depth32F:
+		return 0, 0
+	case strings.HasSuffix(name, "2Luv"):
+		return 5e-4, 0
+	case strings.HasPrefix(name, "L") && strings.HasSuffix(name, "2Lab"):
+		return 0.036, 0
+	}
+	return 0, 0
+}
+
+// compareRows is tu.Compare of rows x cols images, with the last cols%8 pixels of
+// each row held to tailTolerance where it applies.
+func compareRows(code colorconv.Code, d gpuimage.Depth, got, want []byte, rows, cols int) tu.Diff {
+	abs, rel, _ := tolerance(code, d)
+	tabs, trel := tailTolerance(code, d)
+	if tabs == 0 || cols%8 == 0 || len(got) != len(want) || rows*cols == 0 {
+		return tu.Compare(d, got, want, abs, rel)
+	}
+	rb := len(want) / rows
+	split := rb / cols * (cols - cols%8)
+	var body, tail [2][]byte
+	for y := range rows {
+		for i, b := range [][]byte{got, want} {
+			body[i] = append(body[i], b[y*rb:y*rb+split]...)
+			tail[i] = append(tail[i], b[y*rb+split:(y+1)*rb]...)
+		}
+	}
+	r := tu.Compare(d, body[0], body[1], abs, rel)
+	rt := tu.Compare(d, tail[0], tail[1], tabs, trel)
+	if r.Bad == 0 {
+		r.First = rt.First
+	}
+	r.N, r.Bad, r.Exact, r.MaxAbs = r.N+rt.N, r.Bad+rt.Bad, r.Exact+rt.Exact, max(r.MaxAbs, rt.MaxAbs)
+	return r
 }
 
 func TestCvtColorMatchesOpenCV(t *testing.T) {
@@ -147,8 +187,8 @@ func TestCvtColorMatchesOpenCV(t *testing.T) {
 					}
 					{
 						got, _ := gocvmat.Download(&dst)
-						abs, rel, cap := tolerance(code, d)
-						res := tu.Compare(d, gocvtest.Bytes(t, got), gocvtest.Bytes(t, want), abs, rel)
+						_, _, cap := tolerance(code, d)
+						res := compareRows(code, d, gocvtest.Bytes(t, got), gocvtest.Bytes(t, want), sz[0], sz[1])
 						total, exact = total+res.N, exact+res.Exact
 						maxDiff = max(maxDiff, res.MaxAbs)
 						// The rare values are counted over all sizes of this code and

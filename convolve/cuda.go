@@ -78,6 +78,15 @@ var (
 	rsepRows    = envInt("GPUIMG_RSEP_ROWS", 0)
 )
 
+// rsepElems is how many elements of a row each lane of the streaming kernel for
+// KxK takes (kernels/filter.cu: RSEPS).
+func rsepElems(k int) int {
+	if k == 5 {
+		return 4
+	}
+	return 8
+}
+
 // rsepKernel names the streaming separable kernel (gi_rsep_k<K>_c1_<out>) for a
 // centred separable kernel of odd sizes up to 7 on a large one-channel 8U image
 // whose rows are 8-byte aligned (its loads), with the taps centred in K; or "".
@@ -112,7 +121,9 @@ func rsepKernel(d, s *core.State, p *plan) (string, int, []float32) {
 func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	gx := (spans + 3) / 4
 	perSM := 3 // kernels/filter.cu: RSEP's __launch_bounds__
-	if k <= 5 {
+	if rsepElems(k) == 4 {
+		perSM = 8
+	} else if k <= 5 {
 		perSM = 4
 		if k <= 3 {
 			perSM = 5
@@ -131,7 +142,8 @@ func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 // for kernels up to 31x31, or the direct one.
 func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 	if name, k, taps := rsepKernel(d, s, p); name != "" {
-		spans := (s.Cols*s.Chans + 239) / 240 // a warp writes 30 lanes x 8 elements
+		e := rsepElems(k)
+		spans := (s.Cols*s.Chans + 30*e - 1) / (30 * e) // a warp writes 30 lanes x E elements
 		grid, rows := rsepGrid(s, k, spans)
 		args := append(geoArgs(d, s, p), taps, rows)
 		return s.Dev.Launch(str, name, grid, [3]int{128, 1, 1}, 0, args...)

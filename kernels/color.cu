@@ -490,9 +490,6 @@ __device__ __forceinline__ float lg2_approx(float x) {
   asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
-__device__ __forceinline__ float srgb_gamma(float x) {
-  return x <= 0.04045f ? x * (1.f / 12.92f) : powf((x + 0.055f) * (1.f / 1.055f), 2.4f);
-}
 __device__ __forceinline__ float srgb_invgamma(float x) {
   return x <= 0.0031308f ? 12.92f * x : 1.055f * powf(x, 1.f / 2.4f) - 0.055f;
 }
@@ -504,61 +501,41 @@ __device__ __forceinline__ float srgb_gamma8(float x) {
 __device__ __forceinline__ float srgb_invgamma8(float x) {
   return x <= 0.0031308f ? 12.92f * x : 1.055f * ex2_approx(lg2_approx(x) * (1.f / 2.4f)) - 0.055f;
 }
-// Cube root: exact (cbrtf) for 32F results; for 8U results, which are rounded to
-// 1/255 of the range, two special-function-unit instructions and nothing else
-// (relative error ~1e-6; t > 0.008856 here, so no denormal or range fix-ups).
-template <typename T>
-__device__ __forceinline__ float cbrt_t(float t) {
-  return sizeof(T) == 1 ? ex2_approx(lg2_approx(t) * (1.f / 3.f)) : cbrtf(t);
-}
-template <typename T>
-__device__ __forceinline__ float lab_f(float t) {
-  return t > 0.008856f ? cbrt_t<T>(t) : 7.787f * t + 16.f / 116.f;
-}
-// Linear r, g, b in [0,1] of an input pixel: 8U through a per-block table.
-template <typename T>
-__device__ __forceinline__ void linear_rgb(T b, T g, T r, int srgb, const Smem& sm, float& lb,
-                                           float& lg, float& lr) {
-  if (sizeof(T) == 1) {
-    lb = sm.f[(int)b];
-    lg = sm.f[(int)g];
-    lr = sm.f[(int)r];
-  } else {
-    lb = b, lg = g, lr = r;
-    if (srgb) {
-      lb = srgb_gamma(fminf(fmaxf(lb, 0.f), 1.f));
-      lg = srgb_gamma(fminf(fmaxf(lg, 0.f), 1.f));
-      lr = srgb_gamma(fminf(fmaxf(lr, 0.f), 1.f));
-    }
-  }
+// Cube root for 8U results, which are rounded to 1/255 of the range: two
+// special-function-unit instructions and nothing else (relative error ~1e-6;
+// t > 0.008856 here, so no denormal or range fix-ups).
+__device__ __forceinline__ float cbrt8(float t) { return ex2_approx(lg2_approx(t) * (1.f / 3.f)); }
+__device__ __forceinline__ float lab_f8(float t) { return t > 0.008856f ? cbrt8(t) : 7.787f * t + 16.f / 116.f; }
+// Linear r, g, b in [0,1] of an 8-bit pixel, through the per-block table.
+__device__ __forceinline__ void linear_rgb8(u8 b, u8 g, u8 r, const Smem& sm, float& lb, float& lg, float& lr) {
+  lb = sm.f[(int)b];
+  lg = sm.f[(int)g];
+  lr = sm.f[(int)r];
 }
 __device__ __forceinline__ void lab_table(Smem& sm, int srgb) {
   for (int i = threadIdx.x; i < 256; i += blockDim.x)
     sm.f[i] = srgb ? srgb_gamma8(i * (1.f / 255.f)) : i * (1.f / 255.f);
 }
+// 8U BGR/RGB -> Lab (32F is RGB2Lab32 below).
 template <typename T, int SCN>
 struct RGB2Lab {
-  enum { kTables = sizeof(T) == 1 };
+  enum { kTables = 1 };
   int bidx, srgb;
   __device__ void setup(Smem& sm) const { lab_table(sm, srgb); }
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem& sm) const {
     BGR_OF(T, s, bidx)
     float lb, lg, lr;
-    linear_rgb<T>(b, g, r, srgb, sm, lb, lg, lr);
+    linear_rgb8(b, g, r, sm, lb, lg, lr);
     const float* C = kRGB2XYZf;
     float X = (lr * C[0] + lg * C[1] + lb * C[2]) * (1.f / 0.950456f);
     float Y = lr * C[3] + lg * C[4] + lb * C[5];
     float Z = (lr * C[6] + lg * C[7] + lb * C[8]) * (1.f / 1.088754f);
-    float FX = lab_f<T>(X), FY = lab_f<T>(Y), FZ = lab_f<T>(Z);
+    float FX = lab_f8(X), FY = lab_f8(Y), FZ = lab_f8(Z);
     float L = Y > 0.008856f ? 116.f * FY - 16.f : 903.3f * Y;
     float a = 500.f * (FX - FY), bb = 200.f * (FY - FZ);
-    if (sizeof(T) == 1) {
-      d[0] = sat<T>(L * (255.f / 100.f));
-      d[1] = sat<T>(a + 128.f);
-      d[2] = sat<T>(bb + 128.f);
-    } else {
-      d[0] = T(L), d[1] = T(a), d[2] = T(bb);
-    }
+    d[0] = sat<T>(L * (255.f / 100.f));
+    d[1] = sat<T>(a + 128.f);
+    d[2] = sat<T>(bb + 128.f);
   }
 };
 // Linear rgb in [0,1] -> output pixel (gamma, clipping and scaling by depth).
@@ -602,32 +579,121 @@ struct Lab2RGB {
 // u'n, v'n of OpenCV's D65 white (0.950456, 1, 1.088754).
 #define LUV_UN 0.19783940f
 #define LUV_VN 0.46834220f
+// 8U BGR/RGB -> Luv (32F is RGB2Luv32 below).
 template <typename T, int SCN>
 struct RGB2Luv {
-  enum { kTables = sizeof(T) == 1 };
+  enum { kTables = 1 };
   int bidx, srgb;
   __device__ void setup(Smem& sm) const { lab_table(sm, srgb); }
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem& sm) const {
     BGR_OF(T, s, bidx)
     float lb, lg, lr;
-    linear_rgb<T>(b, g, r, srgb, sm, lb, lg, lr);
+    linear_rgb8(b, g, r, sm, lb, lg, lr);
     const float* C = kRGB2XYZf;
     float X = lr * C[0] + lg * C[1] + lb * C[2];
     float Y = lr * C[3] + lg * C[4] + lb * C[5];
     float Z = lr * C[6] + lg * C[7] + lb * C[8];
-    float L = Y > 0.008856f ? 116.f * cbrt_t<T>(Y) - 16.f : 903.3f * Y;
+    float L = Y > 0.008856f ? 116.f * cbrt8(Y) - 16.f : 903.3f * Y;
     float dd = X + 15.f * Y + 3.f * Z;
     dd = 1.f / fmaxf(dd, 1.1920929e-7f);
     float u = 13.f * L * (4.f * X * dd - LUV_UN), v = 13.f * L * (9.f * Y * dd - LUV_VN);
-    if (sizeof(T) == 1) {
-      d[0] = sat<T>(L * (255.f / 100.f));
-      d[1] = sat<T>((u + 134.f) * (255.f / 354.f));
-      d[2] = sat<T>((v + 140.f) * (255.f / 262.f));
-    } else {
-      d[0] = T(L), d[1] = T(u), d[2] = T(v);
-    }
+    d[0] = sat<T>(L * (255.f / 100.f));
+    d[1] = sat<T>((u + 134.f) * (255.f / 354.f));
+    d[2] = sat<T>((v + 140.f) * (255.f / 262.f));
   }
 };
+
+// ---- 32F BGR/RGB -> Lab and Luv as OpenCV computes them, on the tables
+// colorconv/lab32.go builds (and explains): sRGB Lab interpolates OpenCV's
+// 33x33x33 grid of fixed-point L, a, b; linear Lab and Luv take the cube root and
+// the sRGB curve from its splines. Every float step is rounded on its own, as in
+// OpenCV's SSE code and the CPU device, so the results match both bit for bit.
+struct Lab32Tab {
+  float labC[9], luvC[9], un, vn, cbrtScale, pad[11];  // matrices: rows X, Y, Z; columns R, G, B
+  float4 cbrt[1024];                                   // spline pieces: c0, c1, c2, c3
+  float4 gamma[1024];
+  uint4 lut[33 * 33 * 33 * 3];  // per cell (blue fastest): L of its 8 corners as int16, then a, then b
+};
+__device__ __forceinline__ float clamp01(float v) { return fminf(fmaxf(v, 0.f), 1.f); }
+__device__ __forceinline__ float spline_at(float x, const float4* tab) {
+  const int ix = min(max(__float2int_rz(x), 0), 1023);
+  x = __fsub_rn(x, (float)ix);
+  const float4 c = __ldg(tab + ix);
+  return __fadd_rn(__fmul_rn(__fadd_rn(__fmul_rn(__fadd_rn(__fmul_rn(c.w, x), c.z), x), c.y), x), c.x);
+}
+// Row k of matrix m applied to a pixel's channels in memory order, summed as
+// OpenCV's vector loop sums them: s0*c0 + (s1*c1 + s2*c2).
+__device__ __forceinline__ float dot32(const float* m, int k, int bidx, float s0, float s1, float s2) {
+  const float cb = __ldg(m + 3 * k + 2), cr = __ldg(m + 3 * k);
+  return __fadd_rn(__fmul_rn(s0, bidx ? cr : cb), __fadd_rn(__fmul_rn(s1, __ldg(m + 3 * k + 1)), __fmul_rn(s2, bidx ? cb : cr)));
+}
+// Sum of the 8 int16 corners in q (corner 2j low half, 2j+1 high half of word j)
+// times the weights, rounded by 2^-12 (the weights sum to 4096).
+__device__ __forceinline__ int corners(uint4 q, const int* w) {
+  const unsigned v[4] = {q.x, q.y, q.z, q.w};
+  int acc = 2048;
+#pragma unroll
+  for (int j = 0; j < 4; j++) acc += ((int)(v[j] << 16) >> 16) * w[2 * j] + ((int)v[j] >> 16) * w[2 * j + 1];
+  return acc >> 12;
+}
+template <int SCN>
+struct RGB2Lab32 {
+  enum { kTables = 0 };
+  const Lab32Tab* tab;
+  int bidx, srgb;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const f32* s, f32* d, Smem&) const {
+    if (srgb) {
+      BGR_OF(f32, s, bidx)
+      const int cx = __float2int_rn(clamp01(b) * 16384.f), cy = __float2int_rn(clamp01(g) * 16384.f),
+                cz = __float2int_rn(clamp01(r) * 16384.f);
+      const uint4* c = tab->lut + 3 * ((cx >> 9) + (cy >> 9) * 33 + (cz >> 9) * (33 * 33));
+      const uint4 qL = __ldg(c), qa = __ldg(c + 1), qb = __ldg(c + 2);
+      const int x = (cx >> 5) & 15, y = (cy >> 5) & 15, z = (cz >> 5) & 15;
+      const int wyz[4] = {(16 - y) * (16 - z), (16 - y) * z, y * (16 - z), y * z};
+      int w[8];
+#pragma unroll
+      for (int k = 0; k < 4; k++) w[k] = (16 - x) * wyz[k], w[k + 4] = x * wyz[k];
+      d[0] = (float)corners(qL, w) * (100.f / 16384.f);
+      d[1] = (float)corners(qa, w) * (1.f / 64.f) - 128.f;
+      d[2] = (float)corners(qb, w) * (1.f / 64.f) - 128.f;
+      return;
+    }
+    const float s0 = clamp01(s[0]), s1 = clamp01(s[1]), s2 = clamp01(s[2]), k = tab->cbrtScale;
+    const float X = dot32(tab->labC, 0, bidx, s0, s1, s2), Y = dot32(tab->labC, 1, bidx, s0, s1, s2),
+                Z = dot32(tab->labC, 2, bidx, s0, s1, s2);
+    const float FX = spline_at(__fmul_rn(X, k), tab->cbrt), FY = spline_at(__fmul_rn(Y, k), tab->cbrt),
+                FZ = spline_at(__fmul_rn(Z, k), tab->cbrt);
+    d[0] = Y > 0.008856f ? __fadd_rn(__fmul_rn(116.f, FY), -16.f) : __fmul_rn(903.3f, Y);
+    d[1] = __fmul_rn(500.f, __fsub_rn(FX, FY));
+    d[2] = __fmul_rn(200.f, __fsub_rn(FY, FZ));
+  }
+};
+template <int SCN>
+struct RGB2Luv32 {
+  enum { kTables = 0 };
+  const Lab32Tab* tab;
+  int bidx, srgb;
+  __device__ void setup(Smem&) const {}
+  __device__ __forceinline__ void operator()(const f32* s, f32* d, Smem&) const {
+    float s0 = clamp01(s[0]), s1 = clamp01(s[1]), s2 = clamp01(s[2]);
+    if (srgb) {
+      s0 = spline_at(__fmul_rn(s0, 1024.f), tab->gamma);
+      s1 = spline_at(__fmul_rn(s1, 1024.f), tab->gamma);
+      s2 = spline_at(__fmul_rn(s2, 1024.f), tab->gamma);
+    }
+    const float X = dot32(tab->luvC, 0, bidx, s0, s1, s2), Y = dot32(tab->luvC, 1, bidx, s0, s1, s2),
+                Z = dot32(tab->luvC, 2, bidx, s0, s1, s2);
+    float L = spline_at(__fmul_rn(Y, tab->cbrtScale), tab->cbrt);
+    L = __fadd_rn(__fmul_rn(L, 116.f), -16.f);
+    float dd = __fadd_rn(__fmul_rn(Y, 15.f), __fadd_rn(__fmul_rn(Z, 3.f), X));
+    dd = __fdiv_rn(52.f, fmaxf(dd, 1.1920929e-7f));
+    d[0] = L;
+    d[1] = __fmul_rn(L, __fsub_rn(__fmul_rn(X, dd), __ldg(&tab->un)));
+    d[2] = __fmul_rn(L, __fsub_rn(__fmul_rn(__fmul_rn(2.25f, Y), dd), __ldg(&tab->vn)));
+  }
+};
+
 // 32F only; 8U is Luv2RGB8 below.
 template <typename T, int DCN>
 struct Luv2RGB {
@@ -783,17 +849,29 @@ struct Xform {
   FWD(hsv, DN, T, RGB2HSV, 3)     \
   INV(fromhsv, DN, T, HSV2RGB)    \
   FWD(hls, DN, T, RGB2HLS, 3)     \
-  INV(fromhls, DN, T, HLS2RGB)    \
-  FWD(lab, DN, T, RGB2Lab, 3)     \
-  FWD(luv, DN, T, RGB2Luv, 3)
+  INV(fromhls, DN, T, HLS2RGB)
 
 ALL_RGB(8u, u8)
 ALL_RGB(16u, u16)
 ALL_RGB(32f, f32)
 NONLINEAR(8u, u8)
 NONLINEAR(32f, f32)
+FWD(lab, 8u, u8, RGB2Lab, 3)
+FWD(luv, 8u, u8, RGB2Luv, 3)
 INV(fromlab, 32f, f32, Lab2RGB)
 INV(fromluv, 32f, f32, Luv2RGB)
+
+// 32F Lab and Luv: the table address follows bidx, param (srgb) follows it.
+#define LAB32(NAME, F, SCN)                                                                    \
+  extern "C" __global__ void __launch_bounds__(128)                                            \
+      gi_cvt_##NAME##_32f_##SCN##3(const void* src, int sp, void* dst, int dp, int rows, int cols, \
+                                   int vec, int bidx, const Lab32Tab* tab, int srgb) {         \
+    cvt_body<f32, SCN, 3>(src, sp, dst, dp, rows, cols, vec, F<SCN>{tab, bidx, srgb});        \
+  }
+LAB32(lab, RGB2Lab32, 3)
+LAB32(lab, RGB2Lab32, 4)
+LAB32(luv, RGB2Luv32, 3)
+LAB32(luv, RGB2Luv32, 4)
 
 // 8U Lab and Luv to RGB: the table address follows bidx (see Luv2RGB8).
 #define FIXED8(NAME, F, DCN)                                                                \

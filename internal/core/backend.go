@@ -193,3 +193,41 @@ func WithUpload(dev Backend, s Stream, host []byte, run func(ptr uintptr) error)
 	}
 	return run(buf.Ptr)
 }
+
+var (
+	residentMu sync.Mutex
+	resident   = map[residentKey]*Buffer{}
+)
+
+type residentKey struct {
+	dev Backend
+	key string
+}
+
+// Resident returns the device address of a constant table (a lookup table, spline
+// coefficients) that stays in dev's memory for the life of the process, as the
+// device's loaded kernels do: host builds it and it is uploaded on the first call
+// for key, and every later call gets the same address without a copy.
+func Resident(dev Backend, key string, host func() []byte) (uintptr, error) {
+	residentMu.Lock()
+	defer residentMu.Unlock()
+	if buf, ok := resident[residentKey{dev, key}]; ok {
+		return buf.Ptr, nil
+	}
+	data := host()
+	buf, err := dev.Alloc(len(data))
+	if err != nil {
+		return 0, err
+	}
+	s := dev.DefaultStream()
+	err = dev.Copy2D(Copy{Dst: buf, DstPitch: len(data), SrcHost: data, SrcPitch: len(data), Width: len(data), Rows: 1}, s)
+	if err == nil {
+		err = s.Sync()
+	}
+	if err != nil {
+		buf.Release()
+		return 0, fmt.Errorf("uploading %s (%s): %w", key, HumanBytes(int64(len(data))), err)
+	}
+	resident[residentKey{dev, key}] = buf
+	return buf.Ptr, nil
+}
