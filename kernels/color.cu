@@ -87,6 +87,18 @@ template <class F>
 struct StageOf<F, decltype(void(F::kStage))> {
   enum { v = F::kStage };
 };
+// Moving the bytes with byte permutes (below) is opt-in with an enum kPermute = 1:
+// it halves the instructions of a pure channel swap (BGR<->RGB measured 18.9
+// against 27.5 us at 4K on the H100), but for conversions that compute, taking
+// all the bytes apart up front doubled their registers and made them slower.
+template <class F, class = void>
+struct PermuteOf {
+  enum { v = 0 };
+};
+template <class F>
+struct PermuteOf<F, decltype(void(F::kPermute))> {
+  enum { v = F::kPermute };
+};
 template <typename T, class F>
 struct PixPerThread {
   enum { v = PxOverride<F>::v ? PxOverride<F>::v : 16 / sizeof(T) };
@@ -149,8 +161,21 @@ __device__ __forceinline__ void cvt_body(const void* src, int sp, void* dst, int
 #pragma unroll
       for (int k = 0; k < PX * SCN; k++) in.t[k] = k < np * SCN ? s[k] : T(0);
     }
+    if (PermuteOf<F>::v && sizeof(T) == 1 && (PX * SCN) % 4 == 0 && (PX * DCN) % 4 == 0) {
+      // One byte permute per byte out of the words (the compiler's shift and mask
+      // takes two for the middle bytes) and three per word back.
+      T ib[PX * SCN], ob[PX * DCN];
 #pragma unroll
-    for (int p = 0; p < PX; p++) f(in.t + p * SCN, out.t + p * DCN, sm);
+      for (int k = 0; k < PX * SCN; k++) ib[k] = (T)__byte_perm(in.w[k / 4], 0, 0x4440 | (k % 4));
+#pragma unroll
+      for (int p = 0; p < PX; p++) f(ib + p * SCN, ob + p * DCN, sm);
+#pragma unroll
+      for (int q = 0; q < PX * DCN / 4; q++)
+        out.w[q] = __byte_perm(__byte_perm(ob[4 * q], ob[4 * q + 1], 0x0040), __byte_perm(ob[4 * q + 2], ob[4 * q + 3], 0x0040), 0x5410);
+    } else {
+#pragma unroll
+      for (int p = 0; p < PX; p++) f(in.t + p * SCN, out.t + p * DCN, sm);
+    }
     if (np == PX) {
       store(out, d, vec);
     } else {
@@ -177,7 +202,7 @@ __device__ __forceinline__ void put_bgr(T* d, int bidx, T b, T g, T r) {
 // ---- channel order and alpha (BGR<->RGB, BGR<->BGRA, ...): param unused.
 template <typename T, int SCN, int DCN>
 struct RGB2RGB {
-  enum { kTables = 0 };
+  enum { kTables = 0, kPermute = SCN == 3 && DCN == 3 };
   int bidx;
   __device__ void setup(Smem&) const {}
   __device__ __forceinline__ void operator()(const T* s, T* d, Smem&) const {
@@ -228,8 +253,8 @@ struct RGB2YCC {
       int Y = CV_DESCALE((int)b * 1868 + (int)g * 9617 + (int)r * 4899, 14);
       int Cr = CV_DESCALE(((int)r - Y) * C3 + delta, 14);
       int Cb = CV_DESCALE(((int)b - Y) * C4 + delta, 14);
-      const T cr = sat<T>((float)Cr), cb = sat<T>((float)Cb);
-      d[0] = sat<T>((float)Y);
+      const T cr = sati<T>(Cr), cb = sati<T>(Cb);
+      d[0] = sati<T>(Y);
       d[1] = yuv ? cb : cr;  // YCrCb order, or YUV's Y U(Cb) V(Cr)
       d[2] = yuv ? cr : cb;
     } else {
@@ -257,7 +282,7 @@ struct YCC2RGB {
       int bb = (int)Y + CV_DESCALE(cb * C3, 14);
       int gg = (int)Y + CV_DESCALE(cb * C2 + cr * C1, 14);
       int rr = (int)Y + CV_DESCALE(cr * C0, 14);
-      put_bgr<T>(d, bidx, sat<T>((float)bb), sat<T>((float)gg), sat<T>((float)rr));
+      put_bgr<T>(d, bidx, sati<T>(bb), sati<T>(gg), sati<T>(rr));
     } else {
       const float C0 = yuv ? 1.140f : 1.403f, C1 = yuv ? -0.581f : -0.714f;
       const float C2 = yuv ? -0.395f : -0.344f, C3 = yuv ? 2.032f : 1.773f;
@@ -286,7 +311,7 @@ struct RGB2XYZ {
     for (int k = 0; k < 3; k++) {
       if (sizeof(T) < 4) {
         const int* C = kRGB2XYZi + 3 * k;
-        d[k] = sat<T>((float)CV_DESCALE((int)r * C[0] + (int)g * C[1] + (int)b * C[2], 12));
+        d[k] = sati<T>(CV_DESCALE((int)r * C[0] + (int)g * C[1] + (int)b * C[2], 12));
       } else {
         const float* C = kRGB2XYZf + 3 * k;
         d[k] = T((float)b * C[2] + (float)g * C[1] + (float)r * C[0]);
@@ -305,7 +330,7 @@ struct XYZ2RGB {
     for (int k = 0; k < 3; k++) {  // k: r, g, b
       if (sizeof(T) < 4) {
         const int* C = kXYZ2RGBi + 3 * k;
-        o[k] = sat<T>((float)CV_DESCALE((int)s[0] * C[0] + (int)s[1] * C[1] + (int)s[2] * C[2], 12));
+        o[k] = sati<T>(CV_DESCALE((int)s[0] * C[0] + (int)s[1] * C[1] + (int)s[2] * C[2], 12));
       } else {
         const float* C = kXYZ2RGBf + 3 * k;
         o[k] = T((float)s[0] * C[0] + (float)s[1] * C[1] + (float)s[2] * C[2]);
@@ -334,12 +359,12 @@ struct RGB2HSV {
       int B = b, G = g, R = r;
       int v = max(B, max(G, R)), vmin = min(B, min(G, R));
       int diff = v - vmin;
-      int vr = v == R ? -1 : 0, vg = v == G ? -1 : 0;
       int S = (diff * sm.i0[v] + (1 << 11)) >> 12;
-      int h = (vr & (G - B)) + (~vr & ((vg & (B - R + 2 * diff)) + ((~vg) & (R - G + 4 * diff))));
+      // OpenCV's masks vr = (v == R), vg = (v == G) pick one of three numerators.
+      int h = v == R ? G - B : v == G ? B - R + 2 * diff : R - G + 4 * diff;
       h = (h * sm.i1[diff] + (1 << 11)) >> 12;
-      h += h < 0 ? hrange : 0;
-      d[0] = (T)min(max(h, 0), 255);
+      h += h < 0 ? hrange : 0;  // from here 0 <= h <= hrange
+      d[0] = (T)min(h, 255);
       d[1] = (T)S;
       d[2] = (T)v;
     } else {
@@ -526,10 +551,11 @@ struct RGB2Lab {
     BGR_OF(T, s, bidx)
     float lb, lg, lr;
     linear_rgb8(b, g, r, sm, lb, lg, lr);
-    const float* C = kRGB2XYZf;
-    float X = (lr * C[0] + lg * C[1] + lb * C[2]) * (1.f / 0.950456f);
-    float Y = lr * C[3] + lg * C[4] + lb * C[5];
-    float Z = (lr * C[6] + lg * C[7] + lb * C[8]) * (1.f / 1.088754f);
+    // The XYZ matrix with the white point folded into its X and Z rows.
+    constexpr float wx = 1.f / 0.950456f, wz = 1.f / 1.088754f;
+    float X = lr * (0.412453f * wx) + lg * (0.357580f * wx) + lb * (0.180423f * wx);
+    float Y = lr * 0.212671f + lg * 0.715160f + lb * 0.072169f;
+    float Z = lr * (0.019334f * wz) + lg * (0.119193f * wz) + lb * (0.950227f * wz);
     float FX = lab_f8(X), FY = lab_f8(Y), FZ = lab_f8(Z);
     float L = Y > 0.008856f ? 116.f * FY - 16.f : 903.3f * Y;
     float a = 500.f * (FX - FY), bb = 200.f * (FY - FZ);

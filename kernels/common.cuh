@@ -10,9 +10,10 @@ typedef float f32;
 
 // sat<T>(f) rounds half to even (cvRound) and clamps to T's range; NaN gives 0.
 template <typename T> __device__ __forceinline__ T sat(float f);
+// u8 without a conversion instruction (those share the slow special-function
+// pipe): clamped to 0..255, f + 2^23 holds round-half-even(f) in its low byte.
 template <> __device__ __forceinline__ u8 sat<u8>(float f) {
-  int i = __float2int_rn(f);
-  return (u8)min(max(i, 0), 255);
+  return (u8)__float_as_uint(fminf(fmaxf(f, 0.f), 255.f) + 8388608.f);
 }
 template <> __device__ __forceinline__ u16 sat<u16>(float f) {
   int i = __float2int_rn(f);
@@ -23,6 +24,12 @@ template <> __device__ __forceinline__ s16 sat<s16>(float f) {
   return (s16)min(max(i, -32768), 32767);
 }
 template <> __device__ __forceinline__ f32 sat<f32>(float f) { return f; }
+// sati<T>(i) is saturate_cast<T> of an int.
+template <typename T> __device__ __forceinline__ T sati(int i);
+template <> __device__ __forceinline__ u8 sati<u8>(int i) { return (u8)min(max(i, 0), 255); }
+template <> __device__ __forceinline__ u16 sati<u16>(int i) { return (u16)min(max(i, 0), 65535); }
+template <> __device__ __forceinline__ s16 sati<s16>(int i) { return (s16)min(max(i, -32768), 32767); }
+template <> __device__ __forceinline__ f32 sati<f32>(int i) { return (f32)i; }
 
 // row<T>(base, pitch, y) is the first element of row y of a pitched image.
 template <typename T>
