@@ -51,8 +51,9 @@ var (
 )
 
 // lab32Tab is what the conversions read, in the layout the CUDA kernels take: a
-// 128-byte header, the two splines (4 float32 coefficients per piece) and the Lab
-// table (per cell of the grid, the L of its 8 corners, then their a, then their b).
+// 128-byte header, the two splines (4 float32 coefficients per piece), the Lab
+// table per cell of the grid (the L of its 8 corners, then their a, then their b)
+// and per grid point.
 type lab32Tab struct {
 	LabC      [9]float32 // RGB2Lab_f's matrix: XYZ rows over the white point; columns R, G, B
 	LuvC      [9]float32 // RGB2Luvfloat's matrix (OpenCV's sRGB2XYZ_D65 as float)
@@ -62,7 +63,14 @@ type lab32Tab struct {
 	Cbrt      [4 * splineN]float32 // LabCbrtTab: f(t) (cube root, linear below 0.008856) on t in [0, 1.5]
 	Gamma     [4 * splineN]float32 // sRGBGammaTab: the sRGB curve on [0, 1]
 	LUT       [labLUTDim * labLUTDim * labLUTDim * 24]int16
+	// Grid is the same table per grid point (blue fastest): L, a, b. The CUDA kernel
+	// that keeps it in shared memory reads it (5 values of padding).
+	Grid [labLUTDim*labLUTDim*labLUTDim*3 + 5]int16
 }
+
+// labGridBytes is the size of lab32Tab.Grid, the shared memory of the
+// gi_cvt_labs_32f kernels.
+const labGridBytes = (labLUTDim*labLUTDim*labLUTDim*3 + 5) * 2
 
 var (
 	lab32Once sync.Once
@@ -206,7 +214,7 @@ func buildLab32() *lab32Tab {
 		}
 	}
 	f9033 := float32(29*29*29) / float32(27)
-	prev := make([]int16, labLUTDim*labLUTDim*labLUTDim*3)
+	prev := t.Grid[:]
 	q14 := func(v float32) int16 { return int16(roundEven(float64(v))) }
 	for p := range labLUTDim {
 		for q := range labLUTDim {

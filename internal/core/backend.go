@@ -50,6 +50,9 @@ type Info struct {
 	MultiProcessors   int
 	DriverVersion     int
 	MaxSharedPerBlock int
+	// MaxSharedOptin is the shared memory a block may have when its kernel asks for
+	// more than MaxSharedPerBlock (the launch sets the attribute).
+	MaxSharedOptin int
 	PitchAlignment    int
 }
 

@@ -190,18 +190,34 @@ func StreamOf(opts any) Stream {
 // StreamDevOf returns the stream named in opts and its device, or nils.
 func StreamDevOf(opts any) (Stream, Backend) { return streamOf(opts) }
 
-var smCounts sync.Map // Backend -> int
+var devInfos sync.Map // Backend -> Info
+
+// cachedInfo is dev.Info() from its first successful call (the fixed fields only
+// are read from it).
+func cachedInfo(dev Backend) (Info, bool) {
+	if in, ok := devInfos.Load(dev); ok {
+		return in.(Info), true
+	}
+	in, err := dev.Info()
+	if err != nil {
+		return in, false
+	}
+	devInfos.Store(dev, in)
+	return in, true
+}
 
 // MultiProcessors is dev's SM count (cached per device; 132 when the device will not
 // say), for sizing grids that should fill the GPU once.
 func MultiProcessors(dev Backend) int {
-	if n, ok := smCounts.Load(dev); ok {
-		return n.(int)
+	if in, ok := cachedInfo(dev); ok && in.MultiProcessors > 0 {
+		return in.MultiProcessors
 	}
-	n := 132
-	if in, err := dev.Info(); err == nil && in.MultiProcessors > 0 {
-		n = in.MultiProcessors
-	}
-	smCounts.Store(dev, n)
-	return n
+	return 132
+}
+
+// MaxSharedOptin is the most shared memory a block on dev may ask for (0 when the
+// device will not say).
+func MaxSharedOptin(dev Backend) int {
+	in, _ := cachedInfo(dev)
+	return in.MaxSharedOptin
 }

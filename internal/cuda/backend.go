@@ -178,6 +178,7 @@ func (b *Backend) Info() (core.Info, error) {
 			{cu.ComputeCapabilityMinor, &in.ComputeCapability[1]},
 			{cu.MultiprocessorCount, &in.MultiProcessors},
 			{cu.MaxSharedMemoryPerBlock, &in.MaxSharedPerBlock},
+			{cu.DeviceAttribute(C.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN), &in.MaxSharedOptin},
 		}
 		for _, a := range attrs {
 			if *a.v, err = b.dev.Attribute(a.a); err != nil {
