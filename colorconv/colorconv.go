@@ -72,11 +72,16 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 				return err
 			}
 			if sp.fam == "lab" && param == 1 && core.MaxSharedOptin(s.Dev) >= labGridBytes {
-				// The grid in shared memory: one block of 1024 threads per SM, down the rows.
+				// The grid in shared memory: one block of 1024 threads per SM, down the
+				// rows, or half rows where a row has 2048 pixels or more.
 				name = fmt.Sprintf("gi_cvt_labs_32f_%d3", s.Chans)
-				grid := [3]int{max(1, min(s.Rows, core.MultiProcessors(s.Dev))), 1, 1}
+				split := 0
+				if s.Cols >= 2048 {
+					split = 1
+				}
+				grid := [3]int{max(1, min(s.Rows<<split, core.MultiProcessors(s.Dev))), 1, 1}
 				return s.Dev.Launch(str, name, grid, [3]int{1024, 1, 1}, labGridBytes,
-					s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, sp.bidx, tab)
+					s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, sp.bidx, tab, split)
 			}
 			return launch(str, name, px, s, d, sp.bidx, tab, param)
 		}

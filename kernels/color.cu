@@ -700,11 +700,12 @@ struct RGB2Lab32 {
 // (gi_cvt_labs_32f_*3): RGB2Lab32's arithmetic, so the same results, but each
 // pixel reads its 8 grid points from shared memory instead of its 48-byte cell
 // from the 1.7 MB per-cell table, whose random reads keep L2 91% busy (ncu, 4K):
-// 94.7 against 171.4 us at 4K on the H100. One 1024-thread block per SM loads the
-// grid (211 KB) once and walks rows, four pixels a thread at a time (an equal run
-// of pixels per block instead of whole rows measured slower: 100.9 us); it needs
-// sm_80 or sm_90 shared memory, and the host uses RGB2Lab32 where the device has
-// less.
+// 91.3 against 171.4 us at 4K on the H100. One 1024-thread block per SM loads the
+// grid (211 KB) once and walks rows, four pixels a thread at a time; with split 1
+// (rows of 2048 pixels or more) it takes half rows, so that the last wave of rows
+// does not leave most SMs idle (4K: 91.3 against 94.7 us with whole rows; an equal
+// run of pixels per block measured 100.9). It needs sm_80 or sm_90 shared memory,
+// and the host uses RGB2Lab32 where the device has less.
 constexpr int kLabGridBytes = 215632;
 __device__ __forceinline__ void labs_pixel(const unsigned* g, float b, float gr, float r, float* d) {
   const int cx = __float2int_rn(clamp01(b) * 16384.f), cy = __float2int_rn(clamp01(gr) * 16384.f),
@@ -737,26 +738,28 @@ __device__ __forceinline__ void labs_pixel(const unsigned* g, float b, float gr,
 // overlaps its copy.
 template <int SCN>
 __device__ __forceinline__ void labs_kernel(const void* src, int sp, void* dst, int dp, int rows, int cols, int bidx,
-                                            const Lab32Tab* tab) {
+                                            const Lab32Tab* tab, int split) {
   extern __shared__ uint4 sgrid[];
   for (int i = threadIdx.x; i < kLabGridBytes / 16; i += blockDim.x) sgrid[i] = __ldg(tab->grid + i);
   __syncthreads();
   const unsigned* g = reinterpret_cast<const unsigned*>(sgrid);
-  for (int y = blockIdx.x; y < rows; y += gridDim.x) {
+  const int half = split ? (cols + 1) / 2 : cols;
+  for (int i = blockIdx.x; i < rows << split; i += gridDim.x) {  // rows, or half rows
+    const int y = i >> split, xe = i & split ? cols : half;
     const f32* s = reinterpret_cast<const f32*>(static_cast<const char*>(src) + (size_t)y * sp);
     f32* d = row<f32>(dst, dp, y);
-    for (int x0 = threadIdx.x; x0 < cols; x0 += 4 * 1024) {
+    for (int x0 = (i & split ? half : 0) + threadIdx.x; x0 < xe; x0 += 4 * 1024) {
       float in[4][3];
 #pragma unroll
       for (int k = 0; k < 4; k++) {
         const int x = x0 + k * 1024;
 #pragma unroll
-        for (int c = 0; c < 3; c++) in[k][c] = x < cols ? s[x * SCN + c] : 0.f;
+        for (int c = 0; c < 3; c++) in[k][c] = x < xe ? s[x * SCN + c] : 0.f;
       }
 #pragma unroll
       for (int k = 0; k < 4; k++) {
         const int x = x0 + k * 1024;
-        if (x < cols) labs_pixel(g, bidx ? in[k][2] : in[k][0], in[k][1], bidx ? in[k][0] : in[k][2], d + 3 * x);
+        if (x < xe) labs_pixel(g, bidx ? in[k][2] : in[k][0], in[k][1], bidx ? in[k][0] : in[k][2], d + 3 * x);
       }
     }
   }
@@ -966,8 +969,8 @@ LAB32(luv, RGB2Luv32, 3)
 #define LABS(SCN)                                                                                 \
   extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
       gi_cvt_labs_32f_##SCN##3(const void* src, int sp, void* dst, int dp, int rows, int cols, int bidx, \
-                               const Lab32Tab* tab) {                                             \
-    labs_kernel<SCN>(src, sp, dst, dp, rows, cols, bidx, tab);                                    \
+                               const Lab32Tab* tab, int split) {                                  \
+    labs_kernel<SCN>(src, sp, dst, dp, rows, cols, bidx, tab, split);                             \
   }
 LABS(3)
 LABS(4)
