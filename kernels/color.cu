@@ -63,42 +63,31 @@ struct Smem {
   int i1[256];
 };
 
+// A functor's optional settings: NAME<F>::v is F's enum MEMBER, or 0 without one.
+#define FUNCTOR_OPTION(NAME, MEMBER)                  \
+  template <class F, class = void>                    \
+  struct NAME {                                       \
+    enum { v = 0 };                                   \
+  };                                                  \
+  template <class F>                                  \
+  struct NAME<F, decltype(void(F::MEMBER))> {         \
+    enum { v = F::MEMBER };                           \
+  };
 // Each thread converts PX = 16/sizeof(T) pixels (16 for 8U, 8 for 16U, 4 for 32F),
 // so a 3-channel thread moves three 16-byte words in and out: enough bytes in
 // flight to run at memory speed.
 // A functor may lower it with an enum kPX (the host's colorconv.pixelsPerThread
 // must agree).
-template <class F, class = void>
-struct PxOverride {
-  enum { v = 0 };
-};
-template <class F>
-struct PxOverride<F, decltype(void(F::kPX))> {
-  enum { v = F::kPX };
-};
+FUNCTOR_OPTION(PxOverride, kPX)
 // Staging through shared memory (below) is opt-in with an enum kStage = 1: it pays
 // where the output is narrower than the input (gray); for 3->3 conversions and the
 // compute-bound ones the measured time got worse on the H100.
-template <class F, class = void>
-struct StageOf {
-  enum { v = 0 };
-};
-template <class F>
-struct StageOf<F, decltype(void(F::kStage))> {
-  enum { v = F::kStage };
-};
+FUNCTOR_OPTION(StageOf, kStage)
 // Moving the bytes with byte permutes (below) is opt-in with an enum kPermute = 1:
 // it halves the instructions of a pure channel swap (BGR<->RGB measured 18.9
 // against 27.5 us at 4K on the H100), but for conversions that compute, taking
 // all the bytes apart up front doubled their registers and made them slower.
-template <class F, class = void>
-struct PermuteOf {
-  enum { v = 0 };
-};
-template <class F>
-struct PermuteOf<F, decltype(void(F::kPermute))> {
-  enum { v = F::kPermute };
-};
+FUNCTOR_OPTION(PermuteOf, kPermute)
 template <typename T, class F>
 struct PixPerThread {
   enum { v = PxOverride<F>::v ? PxOverride<F>::v : 16 / sizeof(T) };
