@@ -62,9 +62,12 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 		name := fmt.Sprintf("gi_cvt_%s_%s_%d%d", sp.fam, core.KernelSuffix(s.Depth), s.Chans, d.Chans)
 		px := pixelsPerThread(sp.fam, s.Depth)
 		if (sp.fam == "fromluv" || sp.fam == "fromlab") && s.Depth == core.Depth8U { // OpenCV's fixed point (fixed8.go)
-			return core.WithUpload(s.Dev, str, fix8Table(param).bytes(), func(tab uintptr) error {
-				return launch(str, name, px, s, d, sp.bidx, tab)
-			})
+			key := fmt.Sprintf("colorconv.fix8.%d", param)
+			tab, err := core.Resident(s.Dev, key, func() []byte { return fix8Table(param).bytes() })
+			if err != nil {
+				return err
+			}
+			return launch(str, name, px, s, d, sp.bidx, tab)
 		}
 		if (sp.fam == "lab" || sp.fam == "luv") && s.Depth == core.Depth32F { // OpenCV's tables (lab32.go)
 			tab, err := core.Resident(s.Dev, "colorconv.lab32", func() []byte { return lab32Table().bytes() })

@@ -53,7 +53,7 @@ type Info struct {
 	// MaxSharedOptin is the shared memory a block may have when its kernel asks for
 	// more than MaxSharedPerBlock (the launch sets the attribute).
 	MaxSharedOptin int
-	PitchAlignment    int
+	PitchAlignment int
 }
 
 // Copy describes a 2-D copy between host memory and device buffers.
@@ -181,7 +181,7 @@ func HumanBytes(n int64) string {
 }
 
 // WithUpload copies host (taps, a matrix: anything small a kernel reads and the
-// call builds) into a new device buffer and calls run with its address. The buffer
+// call builds; constant tables go through Resident) into a new device buffer and calls run with its address. The buffer
 // is released when run returns, safely: its memory is not reused before the work
 // queued on s is done.
 func WithUpload(dev Backend, s Stream, host []byte, run func(ptr uintptr) error) error {
@@ -191,10 +191,15 @@ func WithUpload(dev Backend, s Stream, host []byte, run func(ptr uintptr) error)
 	}
 	defer buf.Release()
 	buf.Touch(s)
-	if err := dev.Copy2D(Copy{Dst: buf, DstPitch: len(host), SrcHost: host, SrcPitch: len(host), Width: len(host), Rows: 1}, s); err != nil {
+	if err := copyIn(dev, buf, host, s); err != nil {
 		return err
 	}
 	return run(buf.Ptr)
+}
+
+// copyIn queues a copy of host into the start of buf on s.
+func copyIn(dev Backend, buf *Buffer, host []byte, s Stream) error {
+	return dev.Copy2D(Copy{Dst: buf, DstPitch: len(host), SrcHost: host, SrcPitch: len(host), Width: len(host), Rows: 1}, s)
 }
 
 var (
@@ -223,7 +228,7 @@ func Resident(dev Backend, key string, host func() []byte) (uintptr, error) {
 		return 0, err
 	}
 	s := dev.DefaultStream()
-	err = dev.Copy2D(Copy{Dst: buf, DstPitch: len(data), SrcHost: data, SrcPitch: len(data), Width: len(data), Rows: 1}, s)
+	err = copyIn(dev, buf, data, s)
 	if err == nil {
 		err = s.Sync()
 	}
