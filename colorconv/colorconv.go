@@ -2,11 +2,10 @@
 // OpenCV's cvtColor and transform do: the same codes, value ranges and rounding.
 //
 // 8-bit and 16-bit results follow OpenCV's fixed-point arithmetic where OpenCV uses
-// it (gray, YCrCb, YUV, XYZ, HSV, 8-bit Lab and Luv to RGB), so they are bit-exact
-// with OpenCV; the other non-linear conversions go through float and agree within
-// ±1 (8-bit RGB to Lab, which OpenCV computes with fixed-point tables: within ±1 but
-// for about 0.02% of values at ±2-3). 32-bit RGB to Lab and Luv run OpenCV's own
-// table and spline approximations (lab32.go) and give its results. Value ranges:
+// it (gray, YCrCb, YUV, XYZ, HSV, 8-bit RGB to Lab and Lab and Luv to RGB), so they
+// are bit-exact with OpenCV; the other non-linear conversions go through float and
+// agree within ±1. 32-bit RGB to Lab and Luv run OpenCV's own table and spline
+// approximations (lab32.go) and give its results. Value ranges:
 //   - 8U hue is 0..180 (HSV, HLS) or 0..255 (the _FULL codes); 32F hue is 0..360;
 //   - 8U Lab is L*255/100, a+128, b+128; 32F Lab has L in 0..100;
 //   - 8U Luv is L*255/100, (u+134)*255/354, (v+140)*255/262;
@@ -68,6 +67,13 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 				return err
 			}
 			return launch(str, name, px, s, d, sp.bidx, tab)
+		}
+		if sp.fam == "lab" && s.Depth == core.Depth8U { // OpenCV's fixed point (lab8.go)
+			tab, err := core.Resident(s.Dev, "colorconv.lab8", func() []byte { return lab8Table().bytes() })
+			if err != nil {
+				return err
+			}
+			return launch(str, name, px, s, d, sp.bidx, tab, param)
 		}
 		if (sp.fam == "lab" || sp.fam == "luv") && s.Depth == core.Depth32F { // OpenCV's tables (lab32.go)
 			tab, err := core.Resident(s.Dev, "colorconv.lab32", func() []byte { return lab32Table().bytes() })

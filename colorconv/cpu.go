@@ -51,7 +51,11 @@ func cpuFamily[T cpu.Elem](fam family, d, s *core.State, bidx, p int) error {
 	case "fromhls":
 		f = hls2rgbPix[T](bidx, p, dcn)
 	case "lab":
-		f = rgb2lab[T](bidx, p)
+		if s.Depth == core.Depth8U { // OpenCV's fixed point (lab8.go)
+			f = any(lab8Pix(bidx, p)).(pixFunc[T])
+		} else {
+			f = rgb2lab[T](bidx, p)
+		}
 	case "fromlab":
 		f = lab2rgb[T](bidx, p, dcn)
 		if s.Depth == core.Depth8U { // OpenCV's fixed point (fixed8.go)
@@ -484,41 +488,19 @@ func linearRGB[T cpu.Elem](b, g, r T, srgb int) (float32, float32, float32) {
 	return float32(b) * (1.0 / 255), float32(g) * (1.0 / 255), float32(r) * (1.0 / 255)
 }
 
-func labF(t float32) float32 {
-	if t > 0.008856 {
-		return float32(math.Cbrt(float64(t)))
-	}
-	return 7.787*t + 16.0/116
-}
-
+// rgb2lab is 32F BGR/RGB to Lab on OpenCV's table and splines (lab32.go); 8U is
+// lab8Pix.
 func rgb2lab[T cpu.Elem](bidx, srgb int) pixFunc[T] {
-	if isFloat[T]() { // OpenCV's table and splines (lab32.go)
-		t := lab32Table()
-		return func(s, d []T) {
-			var L, a, b float32
-			if srgb == 1 {
-				b0, g0, r0 := bgr(s, bidx)
-				L, a, b = t.labSRGB(float32(b0), float32(g0), float32(r0))
-			} else {
-				L, a, b = t.labLinear(bidx, float32(s[0]), float32(s[1]), float32(s[2]))
-			}
-			d[0], d[1], d[2] = T(L), T(a), T(b)
+	t := lab32Table()
+	return func(s, d []T) {
+		var L, a, b float32
+		if srgb == 1 {
+			b0, g0, r0 := bgr(s, bidx)
+			L, a, b = t.labSRGB(float32(b0), float32(g0), float32(r0))
+		} else {
+			L, a, b = t.labLinear(bidx, float32(s[0]), float32(s[1]), float32(s[2]))
 		}
-	}
-	return func(s, d []T) { // 8U
-		b, g, r := bgr(s, bidx)
-		lb, lg, lr := linearRGB(b, g, r, srgb)
-		C := rgb2xyzF
-		X := (lr*C[0] + lg*C[1] + lb*C[2]) * (1 / 0.950456)
-		Y := lr*C[3] + lg*C[4] + lb*C[5]
-		Z := (lr*C[6] + lg*C[7] + lb*C[8]) * (1 / 1.088754)
-		FX, FY, FZ := labF(X), labF(Y), labF(Z)
-		L := 903.3 * Y
-		if Y > 0.008856 {
-			L = 116*FY - 16
-		}
-		a, bb := 500*(FX-FY), 200*(FY-FZ)
-		d[0], d[1], d[2] = cpu.Saturate[T](L*(255.0/100)), cpu.Saturate[T](a+128), cpu.Saturate[T](bb+128)
+		d[0], d[1], d[2] = T(L), T(a), T(b)
 	}
 }
 

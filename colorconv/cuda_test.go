@@ -183,10 +183,10 @@ func TestCUDATransform(t *testing.T) {
 	}
 }
 
-// 8U Lab and Luv to RGB are integer arithmetic on both devices: all 2^24 values
-// must give the same bytes (the CPU's are OpenCV's; see
-// TestLabLuv8ToRGBBitExactWithOpenCV).
-func TestCUDALabLuv8ToRGBExhaustive(t *testing.T) {
+// 8U Lab and Luv to RGB and RGB to Lab are integer arithmetic on both devices: all
+// 2^24 values must give the same bytes (the CPU's are OpenCV's; see
+// TestFixed8BitExactWithOpenCV).
+func TestCUDAFixed8Exhaustive(t *testing.T) {
 	g := tu.CUDA(t)
 	const cols = 4093
 	rows := (1<<24 + cols - 1) / cols
