@@ -1,0 +1,9 @@
+package colorconv
+
+// UseSharedTables sets whether the 32F Lab kernel with its grid in shared memory
+// may run (see useSharedTables) and returns a function that restores the setting.
+func UseSharedTables(on bool) (restore func()) {
+	old := useSharedTables
+	useSharedTables = on
+	return func() { useSharedTables = old }
+}
