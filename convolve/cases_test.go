@@ -144,6 +144,7 @@ func cases(r *rand.Rand, d gpuimage.Depth) []filterCase {
 			dx: dx, dy: dy, ksz: ksize, scale: scale, delta: delta})
 	}
 	sobel("sobel dx 3", wider, 1, 0, 3, 1, 0)
+	sobel("sobel dy 3 delta", wider, 0, 1, 3, 1, 3)
 	sobel("sobel dy 5 scale", gpuimage.Depth32F, 0, 1, 5, 0.5, 2)
 	sobel("sobel dxdy 1", wider, 1, 1, 1, 1, 0)
 	sobel("sobel dx2 7", gpuimage.Depth32F, 2, 0, 7, 1, 0)

@@ -137,10 +137,44 @@ func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	return [3]int{gx, min((s.Rows+rows-1)/rows, 65535), 1}, rows
 }
 
-// cudaFilter picks the kernel: the streaming separable one for 8-bit images, the
-// register one for small 2-D kernels, the tiled separable one, the unrolled 2-D one
-// for kernels up to 31x31, or the direct one.
+// isepArgs returns the extra arguments of gi_isep3_u8_s16 (kernels/filter.cu), the
+// integer kernel for centred 3x3 separable kernels with small integer taps (Sobel,
+// Scharr) from one-channel 8U to 16S, or nil when the plan needs another kernel:
+// taps or delta that are not integers, a constant border value that is not a byte,
+// or source rows that are not 8-byte aligned (its loads).
+func isepArgs(d, s *core.State, p *plan) []any {
+	if !p.sep || p.kw != 3 || p.kh != 3 || p.ax != 1 || p.ay != 1 || p.halfUp ||
+		s.Depth != core.Depth8U || s.Chans != 1 || d.Depth != core.Depth16S ||
+		s.Ptr()%8 != 0 || s.Pitch%8 != 0 {
+		return nil
+	}
+	small := func(v float64, lim float64) bool { return v == math.Trunc(v) && math.Abs(v) <= lim }
+	var args []any
+	for _, v := range append(append([]float64{}, p.kx...), p.ky...) {
+		if !small(v, 64) {
+			return nil
+		}
+		args = append(args, int(v))
+	}
+	cval := float64(p.value[0])
+	if !small(p.delta, 1<<20) || (p.border == BorderConstant && (!small(cval, 255) || cval < 0)) {
+		return nil
+	}
+	return append(args, int(p.delta), int(cval), core.Flag(d.Ptr()%16 == 0 && d.Pitch%16 == 0))
+}
+
+// cudaFilter picks the kernel: the integer one for Sobel-like 3x3 kernels to 16S,
+// the streaming separable one for 8-bit images, the register one for small 2-D
+// kernels, the tiled separable one, the unrolled 2-D one for kernels up to 31x31,
+// or the direct one.
 func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
+	if extra := isepArgs(d, s, p); extra != nil {
+		// Blocks of 256 columns by 4 strips of 8 rows (ISEP_R); down, as many as fill
+		// the GPU once (5 blocks per SM: its launch bounds), each walking further.
+		gx := (s.Cols + 255) / 256
+		gy := min((s.Rows+31)/32, max(1, core.MultiProcessors(s.Dev)*5/gx), 65535)
+		return s.Dev.Launch(str, "gi_isep3_u8_s16", [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), extra...)...)
+	}
 	if name, k, taps := rsepKernel(d, s, p); name != "" {
 		e := rsepElems(k)
 		spans := (s.Cols*s.Chans + 30*e - 1) / (30 * e) // a warp writes 30 lanes x E elements
