@@ -123,6 +123,22 @@ func cbrtSoft(x float32) float32 {
 	return math.Float32frombits(s<<31 + uint32(ex+127)<<23 + uint32((math.Float64bits(fr)&(1<<52-1))>>29))
 }
 
+// The Lab curve's constants as OpenCV's softfloat holds them.
+var (
+	labThresh = float32(216) / float32(24389) // (6/29)^3
+	labScale  = float32(841) / float32(108)   // 7.787
+	labBias   = float32(16) / float32(116)
+)
+
+// labCurve is f(t) as OpenCV samples it for its tables (LabCbrtTab, LabCbrtTab_b):
+// t*7.787 + 16/116 below (6/29)^3, its softfloat cube root from there.
+func labCurve(x float32) float32 {
+	if x < labThresh {
+		return fma32(x, labScale, labBias)
+	}
+	return cbrtSoft(x)
+}
+
 // applyGamma is OpenCV's applyGamma: the sRGB curve in double, rounded to float.
 func applyGamma(x float32) float32 {
 	xd := float64(x)
@@ -182,22 +198,12 @@ func buildLab32() *lab32Tab {
 		t.LabC[i] = float32(white[i/3] * rgb2xyzD65[i])
 		t.LuvC[i] = float32(rgb2xyzD65[i])
 	}
-	lthresh := float32(216) / float32(24389) // (6/29)^3
-	lscale := float32(841) / float32(108)    // 7.787
-	lbias := float32(16) / float32(116)
-	labF := func(x float32) float32 { // the Lab curve as the splines' samples take it
-		if x < lthresh {
-			return fma32(x, lscale, lbias)
-		}
-		return cbrtSoft(x)
-	}
-
 	// Splines: the cube root on [0, 1.5] and the sRGB curve on [0, 1].
 	t.CbrtScale = float32(2048) / float32(3)
 	var f [splineN + 1]float32
 	scale := 1 / t.CbrtScale
 	for i := range f {
-		f[i] = labF(scale * float32(i))
+		f[i] = labCurve(scale * float32(i))
 	}
 	splineBuild(f[:], t.Cbrt[:])
 	for i := range f {
@@ -226,15 +232,15 @@ func buildLab32() *lab32Tab {
 					return float32(float32(float32(B*S[k])+float32(G*S[k+1])) + float32(R*S[k+2]))
 				}
 				X, Y, Z := dot(0), dot(3), dot(6)
-				fx := func(v float32) float32 {
-					if v > lthresh {
+				fx := func(v float32) float32 { // labCurve, but linear at the threshold itself
+					if v > labThresh {
 						return cbrtSoft(v)
 					}
-					return fma32(v, lscale, lbias)
+					return fma32(v, labScale, labBias)
 				}
 				FX, FY, FZ := fx(X), fx(Y), fx(Z)
 				L := float32(f9033 * Y)
-				if Y > lthresh {
+				if Y > labThresh {
 					L = float32(float32(116*FY) - 16)
 				}
 				a, b := float32(500*float32(FX-FY)), float32(200*float32(FY-FZ))

@@ -60,17 +60,9 @@ func lab8Table() *lab8Tab {
 		for i := range lab8.Gamma {
 			lab8.Gamma[i] = uint16(roundEven(float64(float32(255*8) * applyGamma(float32(i)/255))))
 		}
-		lthresh := float32(216) / float32(24389)
-		lscale := float32(841) / float32(108)
-		lbias := float32(16) / float32(116)
 		scale := float32(1.0 / (255.0 * 8))
 		for i := range lab8.Cbrt {
-			x := scale * float32(i)
-			f := cbrtSoft(x)
-			if x < lthresh {
-				f = fma32(x, lscale, lbias)
-			}
-			lab8.Cbrt[i] = uint16(roundEven(float64(float32(1<<lab8Shift2) * f)))
+			lab8.Cbrt[i] = uint16(roundEven(float64(float32(1<<lab8Shift2) * labCurve(scale*float32(i)))))
 		}
 	})
 	return &lab8

@@ -181,9 +181,9 @@ func HumanBytes(n int64) string {
 }
 
 // WithUpload copies host (taps, a matrix: anything small a kernel reads and the
-// call builds; constant tables go through Resident) into a new device buffer and calls run with its address. The buffer
-// is released when run returns, safely: its memory is not reused before the work
-// queued on s is done.
+// call builds; constant tables go through Resident) into a new device buffer and
+// calls run with its address. The buffer is released when run returns, safely: its
+// memory is not reused before the work queued on s is done.
 func WithUpload(dev Backend, s Stream, host []byte, run func(ptr uintptr) error) error {
 	buf, err := dev.Alloc(len(host))
 	if err != nil {
