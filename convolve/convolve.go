@@ -2,8 +2,12 @@
 // do: Filter2D, SepFilter2D, GaussianBlur, BoxFilter/Blur, Sobel, Scharr and
 // Laplacian, with OpenCV's depth rules, anchors and border types.
 //
-// On the CUDA device, centred 3x3 and 5x5 kernels on one-channel 8U and 32F images
-// run in registers (each warp loads whole rows, neighbours come by shuffles); on
+// On the CUDA device, the 3x3 and 5x5 normalized box filters and fixed-point
+// Gaussian blurs of 8U images with 1, 3 or 4 channels run in packed integers (two
+// 16-bit sums to a 32-bit register, taps as shifts and adds), with exact sums and
+// so the CPU device's results. Other centred 3x3 and 5x5 kernels on one-channel 8U
+// and 32F images run in registers (each warp loads whole rows, neighbours come by
+// shuffles); on
 // large one-channel 8U images, centred separable kernels up to 7x7 stream down
 // strips of rows in registers instead (row pass, then rotating column sums).
 // Otherwise each block of threads loads its tile of the image, with the

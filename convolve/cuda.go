@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 )
@@ -163,11 +164,100 @@ func isepArgs(d, s *core.State, p *plan) []any {
 	return append(args, int(p.delta), int(cval), core.Flag(d.Ptr()%16 == 0 && d.Pitch%16 == 0))
 }
 
-// cudaFilter picks the kernel: the integer one for Sobel-like 3x3 kernels to 16S,
+// ipackArgs returns the name and extra arguments of the packed integer kernels
+// (kernels/filter.cu: gi_ipack_box_k<K>_c<C> and gi_ipack_gauss_k<K>_c<C>), or ""
+// when the plan needs another kernel. They take the normalized 3x3 and 5x5 box
+// filters and the fixed-point 3x3 and 5x5 GaussianBlur with sigma 0 (taps 1 2 1 and
+// 1 4 6 4 1), 8U to 8U with 1, 3 or 4 channels, centred, no delta, a constant
+// border value that is a byte, and source and output rows 16-byte aligned (their
+// loads and stores). Their results are exact, as the CPU device's are.
+func ipackArgs(d, s *core.State, p *plan) (string, []any) {
+	k := p.kw
+	if !p.sep || (k != 3 && k != 5) || p.kh != k || p.ax != k/2 || p.ay != k/2 || p.delta != 0 ||
+		s.Depth != core.Depth8U || d.Depth != core.Depth8U || (s.Chans != 1 && s.Chans != 3 && s.Chans != 4) ||
+		s.Ptr()%16 != 0 || s.Pitch%16 != 0 || d.Ptr()%16 != 0 || d.Pitch%16 != 0 {
+		return "", nil
+	}
+	tx, dx, okx := intTaps(p.kx)
+	ty, dy, oky := intTaps(p.ky)
+	if !okx || !oky {
+		return "", nil
+	}
+	binomial := map[int][]int{3: {1, 2, 1}, 5: {1, 4, 6, 4, 1}}[k]
+	kind, den := "", dx*dy
+	switch {
+	case allEqual(tx, 1) && allEqual(ty, 1) && den == k*k:
+		kind = "box"
+	case p.halfUp && slices.Equal(tx, binomial) && slices.Equal(ty, binomial) && den == 1<<(2*(k-1)):
+		kind = "gauss"
+	default:
+		return "", nil
+	}
+	args := []any{uint32((1<<32)/den + 1)} // IPackTaps: magic, cval[4]
+	for c := range 4 {
+		v := float64(p.value[c])
+		if p.border == BorderConstant && c < s.Chans && (v != math.Trunc(v) || v < 0 || v > 255) {
+			return "", nil
+		}
+		args = append(args, int(v))
+	}
+	return fmt.Sprintf("gi_ipack_%s_k%d_c%d", kind, k, s.Chans), args
+}
+
+func allEqual(v []int, x int) bool {
+	for _, e := range v {
+		if e != x {
+			return false
+		}
+	}
+	return true
+}
+
+// onPacked, set by the tests, sees each launch of the packed integer kernels.
+var onPacked func(name string)
+
+// intTaps returns the taps v as non-negative integers over their smallest common
+// divisor (up to 256), or false.
+func intTaps(v []float64) ([]int, int, bool) {
+	for den := 1; den <= 256; den++ {
+		out := make([]int, len(v))
+		ok := true
+		for i, f := range v {
+			n := math.Round(f * float64(den))
+			if n < 0 || math.Abs(f*float64(den)-n) > 1e-9*float64(den) {
+				ok = false
+				break
+			}
+			out[i] = int(n)
+		}
+		if ok {
+			return out, den, true
+		}
+	}
+	return nil, 0, false
+}
+
+// cudaFilter picks the kernel: the packed integer ones for box and Gaussian
+// filters of 8U images, the integer one for Sobel-like 3x3 kernels to 16S,
 // the streaming separable one for 8-bit images, the register one for small 2-D
 // kernels, the tiled separable one, the unrolled 2-D one for kernels up to 31x31,
 // or the direct one.
 func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
+	if name, extra := ipackArgs(d, s, p); name != "" {
+		if onPacked != nil {
+			onPacked(name)
+		}
+		// Blocks of 4 warps take one span of 30*16 bytes of a row and 4 strips of 8
+		// rows; down, as many as fill the GPU once (the launch bounds: 5 blocks per
+		// SM for one channel, 4 for more).
+		gx := (s.Cols*s.Chans + 479) / 480
+		perSM := 4
+		if s.Chans == 1 {
+			perSM = 5
+		}
+		gy := min((s.Rows+31)/32, max(1, core.MultiProcessors(s.Dev)*perSM/gx), 65535)
+		return s.Dev.Launch(str, name, [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), extra...)...)
+	}
 	if extra := isepArgs(d, s, p); extra != nil {
 		// Blocks of 256 columns by 4 strips of 8 rows (ISEP_R); down, as many as fill
 		// the GPU once (5 blocks per SM: its launch bounds), each walking further.

@@ -10,3 +10,14 @@ func SetRSepMinArea(n int) int {
 	rsepMinArea = n
 	return old
 }
+
+// CountPacked counts the launches of the packed integer kernel (gi_ipack_*) until
+// the returned function is called, which stops counting and returns the count.
+func CountPacked() func() int {
+	n := 0
+	onPacked = func(string) { n++ }
+	return func() int {
+		onPacked = nil
+		return n
+	}
+}

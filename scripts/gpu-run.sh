@@ -43,6 +43,7 @@ if [ -x "$san" ]; then
   v=.gpu/tests/convolve.test
   step sanitizer-convolve bash -c "cd convolve && GPUIMG_QUICK=1 timeout 280 $san --tool memcheck --error-exitcode 9 '$root/$v' -test.run 'CUDA' -test.count=1 >/dev/null 2>'$out/sanitizer-convolve.err'; r=\$?; tail -5 '$out/sanitizer-convolve.err'; exit \$r"
   step sanitizer-racecheck-convolve bash -c "cd convolve && $san --tool racecheck --error-exitcode 9 '$root/$v' -test.run 'CUDAInPlaceAndStream' -test.count=1"
+  step sanitizer-racecheck-packed bash -c "cd convolve && GPUIMG_QUICK=1 timeout 280 $san --tool racecheck --error-exitcode 9 '$root/$v' -test.run 'CUDAPackedExact' -test.count=1 | tail -3"
   f=.gpu/tests/fftfilter.test
   step sanitizer-fftfilter bash -c "cd fftfilter && timeout 300 $san --tool memcheck --leak-check full --error-exitcode 9 '$root/$f' -test.run 'CUDA(MulSpectrums|Streams)|BadInput' -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter.err'; exit \$r"
   step sanitizer-fftfilter-filters bash -c "cd fftfilter && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$f' -test.run 'CUDA(DFT|Filters|Convolve)' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter2.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter2.err'; exit \$r"
@@ -96,9 +97,10 @@ if [ -x "$ncu" ]; then
   step ncu-filter "$ncu" --kernel-name regex:"gi_(conv2d|sep)_k" --launch-skip 3 --launch-count 40 \
     --section SpeedOfLight --section ComputeWorkloadAnalysis .gpu/bench -e2e=false -only "filter2D" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|FMA|gi_conv2d|gi_sep" "$out/ncu-filter.log" | head -60
-  step ncu-sep "$ncu" --kernel-name regex:"gi_sep_k" --launch-count 6 --section SpeedOfLight \
-    .gpu/bench -e2e=false -only "aussian" -sizes 3840x2160 -reps 1 -warmup 2
-  grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_sep" "$out/ncu-sep.log" | head -24
+  # The packed integer kernels: Gaussian 5x5 8UC1 and 8UC3, box 5x5 8UC1 (3 launches each).
+  step ncu-packed "$ncu" --kernel-name regex:"gi_ipack" --launch-count 9 --section SpeedOfLight \
+    .gpu/bench -e2e=false -only "5x5" -sizes 3840x2160 -reps 1 -warmup 2
+  grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_ipack" "$out/ncu-packed.log" | head -40
   step ncu-fft "$ncu" --launch-skip 20 --launch-count 12 --section SpeedOfLight \
     .gpu/bench -e2e=false -only "lowpass" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|^  [a-zA-Z_]" "$out/ncu-fft.log" | head -60
