@@ -193,7 +193,7 @@ func ipackArgs(d, s *core.State, p *plan) (string, []any) {
 	default:
 		return "", nil
 	}
-	args := []any{uint32((1<<32)/den + 1)} // IPackTaps: magic, cval[4]
+	args := []any{uint32((1<<32)/den + 1), uint32(1 << 16)} // IPackTaps: magic, k16, cval[4]
 	for c := range 4 {
 		v := float64(p.value[c])
 		if p.border == BorderConstant && c < s.Chans && (v != math.Trunc(v) || v < 0 || v > 255) {
