@@ -219,8 +219,8 @@ var onPacked func(name string)
 // intTaps returns the taps v as non-negative integers over their smallest common
 // divisor (up to 256), or false.
 func intTaps(v []float64) ([]int, int, bool) {
+	out := make([]int, len(v))
 	for den := 1; den <= 256; den++ {
-		out := make([]int, len(v))
 		ok := true
 		for i, f := range v {
 			n := math.Round(f * float64(den))
