@@ -183,7 +183,10 @@ func ipackArgs(d, s *core.State, p *plan) (string, []any) {
 	if !okx || !oky {
 		return "", nil
 	}
-	binomial := map[int][]int{3: {1, 2, 1}, 5: {1, 4, 6, 4, 1}}[k]
+	binomial := binomial5
+	if k == 3 {
+		binomial = binomial3
+	}
 	kind, den := "", dx*dy
 	switch {
 	case allEqual(tx, 1) && allEqual(ty, 1) && den == k*k:
@@ -203,6 +206,9 @@ func ipackArgs(d, s *core.State, p *plan) (string, []any) {
 	}
 	return fmt.Sprintf("gi_ipack_%s_k%d_c%d", kind, k, s.Chans), args
 }
+
+// The fixed-point Gaussian's taps for ksize 3 and 5 (sigma 0), in quarters and sixteenths.
+var binomial3, binomial5 = []int{1, 2, 1}, []int{1, 4, 6, 4, 1}
 
 func allEqual(v []int, x int) bool {
 	for _, e := range v {
