@@ -16,7 +16,7 @@ const (
 	sepMax    = 63  // largest separable kernel extent the tiled kernel takes
 	tileW     = 32  // output columns per block
 	sepTileH  = 64  // output rows per block, separable kernel, one channel per block (32 for 3 or 4)
-	convTileH = 64  // output rows per block, 2-D kernel
+	convTileH = 64  // output rows per block, 2-D kernel of 3x3 (twice that for larger ones)
 	smemLimit = 48 << 10
 )
 
@@ -327,8 +327,17 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 				taps[i*kk+j] = float32(v)
 			}
 		}
+		// Tiles of 8 rows per thread row (64) for 3x3, 16 (128) for larger kernels,
+		// except 7x7 on one-channel images (kernels/filter.cu: gi_conv2d_k7_py8).
+		name, th := fmt.Sprintf("gi_conv2d_k%d", kk), convTileH
+		if kk > 3 {
+			th = 2 * convTileH
+		}
+		if kk == 7 && s.Chans == 1 {
+			name, th = "gi_conv2d_k7_py8", convTileH
+		}
 		args := append(geoArgs(d, s, p), taps)
-		return s.Dev.Launch(str, fmt.Sprintf("gi_conv2d_k%d", kk), grid(s.Cols, s.Rows, tileW, convTileH, s.Chans), block, 0, args...)
+		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, th, s.Chans), block, 0, args...)
 	}
 	// Direct kernel: the taps go in a device buffer.
 	host := make([]byte, 4*p.kw*p.kh)

@@ -6,7 +6,8 @@
 //                     columns; 32x32 outputs per 32x8-thread block.
 //   gi_conv2d_k<K>    2-D kernel padded to KxK (zeros), one channel per block
 //                     (blockIdx.z); 8 (K = 3) or 16 outputs per thread down a column,
-//                     the taps of one kernel column at a time in registers.
+//                     the taps of one kernel column at a time in registers;
+//                     gi_conv2d_k7_py8 is the 7x7 one with 8, for one-channel images.
 //   Outputs per thread: 8 rows (4 when a block does 3 or 4 channels) for the
 //   separable kernel; the tile is 32 columns by 8x that many rows.
 //   gi_conv2d_any     any size: one output per thread, taps from global memory.
@@ -646,6 +647,11 @@ SEP(63, 1)
 CONV(3)
 CONV(5)
 CONV(7)
+// 7x7 with 8 outputs per thread (tiles of 64 rows, twice the blocks): faster on
+// one-channel images (filter2D 7x7 32FC1 on the H100, 1080p / 4K / 8K: 18.6 / 51.0 /
+// 156.6 us against 22.7-23.6 / 57.1 / 164.1), slower on 8UC3 (4K 142 against 139; 8K 577
+// against 532), where each block reads every third byte of its rows.
+extern "C" __global__ void __launch_bounds__(256, 2) gi_conv2d_k7_py8(Geo g, Taps t) { conv2d_kernel<7, 8>(g, t); }
 CONV(9)
 CONV(11)
 CONV(13)
