@@ -22,11 +22,16 @@ import (
 // pair makes the same random image, or a view of it, on both devices.
 func pair(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, rows, cols int, mt gpuimage.MatType, roi bool) (cpuIm, gpuIm *gpuimage.Image, closeAll func()) {
 	t.Helper()
+	// Views: odd offsets, and on some sizes 4- or 8-column ones (aligned rows, which
+	// the register and streaming kernels take).
+	return pairAt(t, r, gpu, rows, cols, mt, roi, []int{2, 4, 8}[(rows+cols)%3])
+}
+
+// pairAt is pair with the view ox columns into its image.
+func pairAt(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, rows, cols int, mt gpuimage.MatType, roi bool, ox int) (cpuIm, gpuIm *gpuimage.Image, closeAll func()) {
+	t.Helper()
 	prow, pcol, rect := rows, cols, image.Rect(0, 0, cols, rows)
 	if roi {
-		// Odd offsets, and on some sizes 4- or 8-column ones (aligned rows, which
-		// the register and streaming kernels take).
-		ox := []int{2, 4, 8}[(rows+cols)%3]
 		prow, pcol, rect = rows+9, cols+ox+3, image.Rect(ox, 5, ox+cols, 5+rows)
 	}
 	data := tu.RandomBytes(r, mt.Depth(), prow*pcol*mt.Channels())
@@ -193,24 +198,8 @@ func TestCUDAPackedExact(t *testing.T) {
 					for _, b := range borders {
 						name := fmt.Sprintf("%v/%s/%dx%d/roi=%v/%v", mt, c.name, sz[0], sz[1], roi, b)
 						rows, cols := sz[0], sz[1]
-						prow, pcol, rect := rows, cols, image.Rect(0, 0, cols, rows)
-						if roi { // 16 columns in: 16-byte aligned for every channel count
-							prow, pcol, rect = rows+7, cols+16+5, image.Rect(16, 3, 16+cols, 3+rows)
-						}
-						data := tu.RandomBytes(r, mt.Depth(), prow*pcol*mt.Channels())
-						view := func(dev *gpuimage.Device) (*gpuimage.Image, *gpuimage.Image) {
-							full, err := gpuimage.NewFromBytes(dev, prow, pcol, mt, data)
-							if err != nil {
-								t.Fatal(err)
-							}
-							v, err := full.Region(rect)
-							if err != nil {
-								t.Fatal(err)
-							}
-							return full, v
-						}
-						cf, cv := view(gpuimage.CPU())
-						gf, gv := view(gpu)
+						// Views 16 columns in: 16-byte aligned for every channel count.
+						cv, gv, done := pairAt(t, r, gpu, rows, cols, mt, roi, 16)
 						want := &gpuimage.Image{}
 						if err := c.run(cv, want, b, opt); err != nil {
 							t.Fatalf("%s: cpu: %v", name, err)
@@ -222,9 +211,9 @@ func TestCUDAPackedExact(t *testing.T) {
 						if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
 							t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
 						}
-						for _, im := range []*gpuimage.Image{cf, cv, gf, gv, want, got} {
-							im.Close()
-						}
+						want.Close()
+						got.Close()
+						done()
 						checked++
 					}
 				}

@@ -687,19 +687,15 @@ __device__ __forceinline__ int isep_map(const Geo& g, int x) {
   const int m = bmap(wx, g.wcols, g.border);
   return m < 0 ? INT_MIN : m - g.ox;
 }
-// isep_strip filters output rows y0..y0+ISEP_R-1 of the lane's 8 columns from x0.
-// All loads of the strip are issued before any is used: the row pointers and the
-// two neighbour columns are mapped first, then the 8-byte loads, then the few
-// single-byte ones (lanes 0 and 31, a row's last lane, rows outside the image).
-__device__ __forceinline__ void isep_strip(const Geo& g, const ISepTaps& t, int lane, int x0, int y0) {
-  const bool live = x0 < g.cols, full = x0 + 8 <= g.cols;
-  const int nl = live ? min(8, g.cols - x0) : 0;
-  const int cl = isep_map(g, x0 - 1), cr = isep_map(g, x0 + nl);
-  int rr[ISEP_R + 2];   // the view row that input row i reads
-  unsigned konst = 0;  // bit i: input row i is BORDER_CONSTANT's value
+// strip_rows sets rr[i] to the view row that input row r0 + i reads under the border
+// rule of the whole image, and returns a mask whose bit i says that row i is
+// BORDER_CONSTANT's value (rr[i] is then 0, a row that exists).
+template <int N>
+__device__ __forceinline__ unsigned strip_rows(const Geo& g, int r0, int (&rr)[N]) {
+  unsigned konst = 0;
 #pragma unroll
-  for (int i = 0; i < ISEP_R + 2; i++) {
-    int r = y0 + i - 1;
+  for (int i = 0; i < N; i++) {
+    int r = r0 + i;
     const int wy = r + g.oy;
     if ((unsigned)wy >= (unsigned)g.wrows) {
       const int m = bmap(wy, g.wrows, g.border);
@@ -708,6 +704,18 @@ __device__ __forceinline__ void isep_strip(const Geo& g, const ISepTaps& t, int 
     }
     rr[i] = r;
   }
+  return konst;
+}
+// isep_strip filters output rows y0..y0+ISEP_R-1 of the lane's 8 columns from x0.
+// All loads of the strip are issued before any is used: the row pointers and the
+// two neighbour columns are mapped first, then the 8-byte loads, then the few
+// single-byte ones (lanes 0 and 31, a row's last lane, rows outside the image).
+__device__ __forceinline__ void isep_strip(const Geo& g, const ISepTaps& t, int lane, int x0, int y0) {
+  const bool live = x0 < g.cols, full = x0 + 8 <= g.cols;
+  const int nl = live ? min(8, g.cols - x0) : 0;
+  const int cl = isep_map(g, x0 - 1), cr = isep_map(g, x0 + nl);
+  int rr[ISEP_R + 2];  // the view row that input row i reads
+  const unsigned konst = strip_rows(g, y0 - 1, rr);
   auto rp = [&](int i) { return static_cast<const u8*>(g.src) + (long long)rr[i] * g.sp; };
   unsigned lo[ISEP_R + 2], hi[ISEP_R + 2];
   const unsigned cw = t.cval * 0x01010101u;
@@ -908,19 +916,8 @@ __device__ __forceinline__ void ipk_strip(const Geo& g, const IPackTaps& t, u8* 
   static_assert(NW <= IPK_E && IPK_E == 4, "the neighbours must come from the next lane");
   static_assert(NR * IPK_B % 32 == 0, "the warp shares out a lane's bytes evenly");
   const int nb = g.cols * C;
-  int rr[NR];
-  unsigned konst = 0;
-#pragma unroll
-  for (int i = 0; i < NR; i++) {
-    int r = y0 + i - A;
-    const int wy = r + g.oy;
-    if ((unsigned)wy >= (unsigned)g.wrows) {
-      const int m = bmap(wy, g.wrows, g.border);
-      if (m < 0) konst |= 1u << i;
-      r = m < 0 ? 0 : m - g.oy;
-    }
-    rr[i] = r;
-  }
+  int rr[NR];  // the view row that input row i reads
+  const unsigned konst = strip_rows(g, y0 - A, rr);
   auto rp = [&](int i) { return static_cast<const u8*>(g.src) + (long long)rr[i] * g.sp; };
   const bool full = e >= 0 && e + IPK_B <= nb;
   unsigned kw[IPK_E] = {0, 0, 0, 0};  // a BORDER_CONSTANT row: each byte its channel's value
