@@ -1,6 +1,6 @@
 package colorconv
 
-// UseSharedTables sets whether the 32F Lab kernel with its grid in shared memory
+// UseSharedTables sets whether the Lab kernels with large tables in shared memory
 // may run (see useSharedTables) and returns a function that restores the setting.
 func UseSharedTables(on bool) (restore func()) {
 	old := useSharedTables

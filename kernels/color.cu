@@ -25,6 +25,7 @@ template <typename T, int N>
 union Pix {
   T t[N];
   uint32_t w[(N * sizeof(T) + 3) / 4];
+  uint2 h[(N * sizeof(T) + 7) / 8];
   uint4 q[(N * sizeof(T) + 15) / 16];
 };
 template <typename T, int N>
@@ -186,6 +187,80 @@ __device__ __forceinline__ void cvt_body(const void* src, int sp, void* dst, int
       for (int k = 0; k < PX * DCN; k++)
         if (k < np * DCN) d[k] = out.t[k];
     }
+  }
+}
+
+// runs_body is for conversions whose tables fill an SM's shared memory (dynamic,
+// built by F::setup): one block per SM, launched with as many threads as its
+// registers allow. The image is cut into runs of F::kRun pixels, taken
+// row-major, each thread converting a run at a time: F converts a run with
+// f(in, out, tables). The rows must start 16-byte aligned and hold whole runs
+// (the host converts what is left of a row with the general kernels), so runs
+// move as whole 16- or 8-byte words with no checks (the checks for partial runs
+// and narrower words cost the 8U Lab kernel 24.5 against 22.8 us at 4K). With
+// F::kPrefetch each thread loads its next run before it converts the current one,
+// so that it always has a load in flight (8U Lab: 24.5 against 25.1 us; 32F Lab
+// measured 90.2 against 89.6 us with it, so it goes without).
+FUNCTOR_OPTION(PrefetchOf, kPrefetch)
+template <typename T, int N>
+__device__ __forceinline__ void run_load(Pix<T, N>& p, const T* a) {
+  if ((N * sizeof(T)) % 16 == 0) {
+#pragma unroll
+    for (int k = 0; k < N * (int)sizeof(T) / 16; k++) p.q[k] = reinterpret_cast<const uint4*>(a)[k];
+  } else {
+#pragma unroll
+    for (int k = 0; k < N * (int)sizeof(T) / 8; k++) p.h[k] = reinterpret_cast<const uint2*>(a)[k];
+  }
+}
+template <typename T, int N>
+__device__ __forceinline__ void run_store(const Pix<T, N>& p, T* a) {
+  if ((N * sizeof(T)) % 16 == 0) {
+#pragma unroll
+    for (int k = 0; k < N * (int)sizeof(T) / 16; k++) reinterpret_cast<uint4*>(a)[k] = p.q[k];
+  } else {
+#pragma unroll
+    for (int k = 0; k < N * (int)sizeof(T) / 8; k++) reinterpret_cast<uint2*>(a)[k] = p.h[k];
+  }
+}
+// Copies n 16-byte words from global to shared memory with all the copies in
+// flight at once (cp.async on sm_80 and later; a loop of loads waits for each).
+// The caller synchronizes the block before reading dst.
+__device__ __forceinline__ void copy_to_shared(uint4* dst, const uint4* src, int n) {
+#if __CUDA_ARCH__ >= 800
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst + i)), "l"(src + i));
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#else
+  for (int i = threadIdx.x; i < n; i += blockDim.x) dst[i] = __ldg(src + i);
+#endif
+}
+template <typename T, int SCN, int DCN, class F>
+__device__ __forceinline__ void runs_body(const void* src, int sp, void* dst, int dp, int rows, int cols, F f) {
+  constexpr int RUN = F::kRun;
+  constexpr bool PRE = PrefetchOf<F>::v;
+  static_assert((RUN * SCN * sizeof(T)) % 8 == 0 && (RUN * DCN * sizeof(T)) % 8 == 0, "runs move as 8- or 16-byte words");
+  extern __shared__ uint4 sdyn[];
+  const int runs = cols / RUN, n = rows * runs, step = gridDim.x * blockDim.x;
+  const int qs = step / runs, rs = step - qs * runs;  // a step is qs rows and rs runs
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = k / runs, x0 = (k - y * runs) * RUN;
+  Pix<T, RUN * SCN> next;
+  if (PRE && k < n) run_load(next, row<T>(src, sp, y) + x0 * SCN);  // in flight while the tables are built
+  f.setup(sdyn);
+  __syncthreads();
+  for (; k < n; k += step) {
+    Pix<T, RUN * SCN> in;
+    if (PRE)
+      in = next;
+    else
+      run_load(in, row<T>(src, sp, y) + x0 * SCN);
+    const int cy = y, cx = x0;
+    y += qs, x0 += rs * RUN;
+    if (x0 >= runs * RUN) y++, x0 -= runs * RUN;
+    if (PRE && k + step < n) run_load(next, row<T>(src, sp, y) + x0 * SCN);
+    Pix<T, RUN * DCN> out;
+    f(in, out, sdyn);
+    run_store(out, row<T>(dst, dp, cy) + cx * DCN);
   }
 }
 
@@ -563,6 +638,19 @@ __device__ __forceinline__ void lab_table(Smem& sm, int srgb) {
 // 1/2040) that colorconv/lab8.go builds and documents; bit-exact with OpenCV and
 // the CPU device. Each block copies the 4.5 KB table to shared memory. 32F is
 // RGB2Lab32 below.
+// One pixel of it from its linear values R, G, B: t.cbrt(s) is the cube-root entry
+// s >> 12 (s is a row of the matrix applied, plus the rounding 2^11). o gets L, a,
+// b before saturation to 0..255 (L needs none: fY is at most 2^15).
+template <class Tab>
+__device__ __forceinline__ void lab8_pixel(const Tab& t, int R, int G, int B, int* o) {
+  // OpenCV's sRGB2XYZ_D65 rows over the white point, times 2^12 (lab8C).
+  const int fX = t.cbrt(R * 1777 + G * 1541 + B * 778 + (1 << 11));
+  const int fY = t.cbrt(R * 871 + G * 2929 + B * 296 + (1 << 11));
+  const int fZ = t.cbrt(R * 73 + G * 448 + B * 3575 + (1 << 11));
+  o[0] = CV_DESCALE(296 * fY - 1336935, 15);
+  o[1] = CV_DESCALE(500 * (fX - fY) + (128 << 15), 15);
+  o[2] = CV_DESCALE(200 * (fY - fZ) + (128 << 15), 15);
+}
 template <int SCN>
 struct RGB2Lab8 {
   enum { kTables = 1 };
@@ -575,16 +663,89 @@ struct RGB2Lab8 {
     if (!srgb)
       for (int i = threadIdx.x; i < 256; i += blockDim.x) sm.lab.gamma[i] = (u16)(i << 3);
   }
+  struct Tab {  // the cube root as lab8_pixel reads it
+    const Smem& sm;
+    __device__ __forceinline__ int cbrt(int s) const { return sm.lab.cbrt[s >> 12]; }
+  };
   __device__ __forceinline__ void operator()(const u8* s, u8* d, Smem& sm) const {
     BGR_OF(u8, s, bidx)
-    const int R = sm.lab.gamma[r], G = sm.lab.gamma[g], B = sm.lab.gamma[b];
-    // OpenCV's sRGB2XYZ_D65 rows over the white point, times 2^12 (lab8C).
-    const int fX = sm.lab.cbrt[CV_DESCALE(R * 1777 + G * 1541 + B * 778, 12)];
-    const int fY = sm.lab.cbrt[CV_DESCALE(R * 871 + G * 2929 + B * 296, 12)];
-    const int fZ = sm.lab.cbrt[CV_DESCALE(R * 73 + G * 448 + B * 3575, 12)];
-    d[0] = sati<u8>(CV_DESCALE(296 * fY - 1336935, 15));
-    d[1] = sati<u8>(CV_DESCALE(500 * (fX - fY) + (128 << 15), 15));
-    d[2] = sati<u8>(CV_DESCALE(200 * (fY - fZ) + (128 << 15), 15));
+    int o[3];
+    lab8_pixel(Tab{sm}, sm.lab.gamma[r], sm.lab.gamma[g], sm.lab.gamma[b], o);
+    d[0] = (u8)o[0], d[1] = sati<u8>(o[1]), d[2] = sati<u8>(o[2]);
+  }
+};
+// ---- 8U BGR/RGB -> Lab with copies of the tables across the banks
+// (gi_cvt_labr_8u_*3): RGB2Lab8's arithmetic, so the same bytes. RGB2Lab8's 4.5 KB
+// tables make its six lookups a pixel conflict on random images (3.5-way on
+// average), and those conflicts, not memory, set its time. Here each lane reads
+// its own copy of the gamma curve (byte value v at 256 v + 4 lane: one byte
+// permute makes the address) and one of 16 copies of the cube root, as words
+// (entry i at 64 i + 4 (lane & 15): a shift and a mask), so a warp's lookups
+// take one and two bank cycles. 64 + 128 KB: one block per SM, which needs
+// sm_90's shared memory; the host runs RGB2Lab8 where the device has less, and
+// on the columns left of a row. 4K on the H100: 22.8 against RGB2Lab8's 29.9 us
+// (a copy of both tables per lane, 160 KB but four instructions per cube-root
+// address, measured 29.8).
+constexpr int kLabRepGammaBytes = 256 * 256;  // then 2048 * 64 of cube root: 192 KB in all
+// (Running the sums as float multiply-adds, exact below 2^24, measured slower: 25.5
+// against 24.4 us at 4K.)
+struct LabRep {
+  const char* sm;   // the shared tables
+  unsigned lane4;   // 4 * lane
+  unsigned lane16;  // 4 * (lane & 15)
+  // The linear value of byte i of w (i a constant).
+  __device__ __forceinline__ int gamma(unsigned w, int i) const {
+    return *reinterpret_cast<const int*>(sm + __byte_perm(w, lane4, 0x5504 | (i << 4)));
+  }
+  __device__ __forceinline__ int cbrt(int s) const {
+    unsigned o;  // (s >> 6 & ~63) | lane16 in one instruction (the compiler makes two of it)
+    asm("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(o) : "r"((unsigned)s >> 6), "r"(~63u), "r"(lane16));
+    return *reinterpret_cast<const int*>(sm + kLabRepGammaBytes + o);
+  }
+};
+// Saturates a and b to 0..255 and packs them under the low half of c: c << 16 |
+// a << 8 | b.
+__device__ __forceinline__ unsigned pack_sat_u8(int a, int b, unsigned c) {
+  unsigned d;
+  asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+}
+// The 8U Lab functor for runs_body: 8 pixels a run, their bytes taken from the words
+// (16 needed 80 registers, so 768 threads: 28.0 against 24.5 us at 4K).
+template <int SCN>
+struct LabRepRun {
+  enum { kRun = 8, kPrefetch = 1 };
+  const unsigned* tab;  // lab8Tab: gamma[256], then cbrt[2048]
+  int bidx, srgb;
+  __device__ void setup(uint4* sm) const {
+    // The tables come into shared memory once (a load per entry from global
+    // memory, one after another, took microseconds), then are copied out.
+    __shared__ uint4 stage[(256 + 2048) * 2 / 16];
+    copy_to_shared(stage, reinterpret_cast<const uint4*>(tab), (256 + 2048) * 2 / 16);
+    __syncthreads();
+    const u16* g16 = reinterpret_cast<const u16*>(stage);
+    // Gamma: 8 uint4 (32 copies) at the start of each value's 256 bytes.
+    for (int i = threadIdx.x; i < 256 * 8; i += blockDim.x) {
+      const unsigned v = srgb ? g16[i >> 3] : (i >> 3) << 3;
+      sm[(i >> 3) * 16 + (i & 7)] = make_uint4(v, v, v, v);
+    }
+    // Cube root: 4 uint4 (16 copies) per entry.
+    for (int i = threadIdx.x; i < 2048 * 4; i += blockDim.x) {
+      const unsigned v = g16[256 + (i >> 2)];
+      sm[kLabRepGammaBytes / 16 + i] = make_uint4(v, v, v, v);
+    }
+  }
+  __device__ __forceinline__ void operator()(const Pix<u8, kRun * SCN>& in, Pix<u8, kRun * 3>& out, const uint4* sm) const {
+    const LabRep t{reinterpret_cast<const char*>(sm), 4 * (threadIdx.x & 31), 4 * (threadIdx.x & 15)};
+    int o[kRun * 3];
+#pragma unroll
+    for (int p = 0; p < kRun; p++) {
+      const int k = p * SCN, kb = bidx ? k + 2 : k, kr = bidx ? k : k + 2;  // bytes of b, g, r
+      lab8_pixel(t, t.gamma(in.w[kr >> 2], kr & 3), t.gamma(in.w[(k + 1) >> 2], (k + 1) & 3),
+                 t.gamma(in.w[kb >> 2], kb & 3), o + 3 * p);
+    }
+#pragma unroll
+    for (int q = 0; q < kRun * 3 / 4; q++) out.w[q] = pack_sat_u8(o[4 * q + 1], o[4 * q], pack_sat_u8(o[4 * q + 3], o[4 * q + 2], 0));
   }
 };
 // Linear rgb in [0,1] -> output pixel (gamma, clipping and scaling by depth).
@@ -686,6 +847,21 @@ __device__ __forceinline__ int corners(uint4 q, const int* w) {
   for (int j = 0; j < 4; j++) acc += ((int)(v[j] << 16) >> 16) * w[2 * j] + ((int)v[j] >> 16) * w[2 * j + 1];
   return acc >> 12;
 }
+// sRGB Lab of one pixel from its 48-byte cell of the per-cell table.
+__device__ __forceinline__ void lab32_cell(const Lab32Tab* tab, float b, float g, float r, float* d) {
+  const int cx = __float2int_rn(clamp01(b) * 16384.f), cy = __float2int_rn(clamp01(g) * 16384.f),
+            cz = __float2int_rn(clamp01(r) * 16384.f);
+  const uint4* c = tab->lut + 3 * ((cx >> 9) + (cy >> 9) * 33 + (cz >> 9) * (33 * 33));
+  const uint4 qL = __ldg(c), qa = __ldg(c + 1), qb = __ldg(c + 2);
+  const int x = (cx >> 5) & 15, y = (cy >> 5) & 15, z = (cz >> 5) & 15;
+  const int wyz[4] = {(16 - y) * (16 - z), (16 - y) * z, y * (16 - z), y * z};
+  int w[8];
+#pragma unroll
+  for (int k = 0; k < 4; k++) w[k] = (16 - x) * wyz[k], w[k + 4] = x * wyz[k];
+  d[0] = (float)corners(qL, w) * (100.f / 16384.f);
+  d[1] = (float)corners(qa, w) * (1.f / 64.f) - 128.f;
+  d[2] = (float)corners(qb, w) * (1.f / 64.f) - 128.f;
+}
 template <int SCN>
 struct RGB2Lab32 {
   enum { kTables = 0 };
@@ -695,18 +871,7 @@ struct RGB2Lab32 {
   __device__ __forceinline__ void operator()(const f32* s, f32* d, Smem&) const {
     if (srgb) {
       BGR_OF(f32, s, bidx)
-      const int cx = __float2int_rn(clamp01(b) * 16384.f), cy = __float2int_rn(clamp01(g) * 16384.f),
-                cz = __float2int_rn(clamp01(r) * 16384.f);
-      const uint4* c = tab->lut + 3 * ((cx >> 9) + (cy >> 9) * 33 + (cz >> 9) * (33 * 33));
-      const uint4 qL = __ldg(c), qa = __ldg(c + 1), qb = __ldg(c + 2);
-      const int x = (cx >> 5) & 15, y = (cy >> 5) & 15, z = (cz >> 5) & 15;
-      const int wyz[4] = {(16 - y) * (16 - z), (16 - y) * z, y * (16 - z), y * z};
-      int w[8];
-#pragma unroll
-      for (int k = 0; k < 4; k++) w[k] = (16 - x) * wyz[k], w[k + 4] = x * wyz[k];
-      d[0] = (float)corners(qL, w) * (100.f / 16384.f);
-      d[1] = (float)corners(qa, w) * (1.f / 64.f) - 128.f;
-      d[2] = (float)corners(qb, w) * (1.f / 64.f) - 128.f;
+      lab32_cell(tab, b, g, r, d);
       return;
     }
     const float s0 = clamp01(s[0]), s1 = clamp01(s[1]), s2 = clamp01(s[2]), k = tab->cbrtScale;
@@ -723,12 +888,14 @@ struct RGB2Lab32 {
 // (gi_cvt_labs_32f_*3): RGB2Lab32's arithmetic, so the same results, but each
 // pixel reads its 8 grid points from shared memory instead of its 48-byte cell
 // from the 1.7 MB per-cell table, whose random reads keep L2 91% busy (ncu, 4K):
-// 91.3 against 171.4 us at 4K on the H100. One 1024-thread block per SM loads the
-// grid (211 KB) once and walks rows, four pixels a thread at a time; with split 1
-// (rows of 2048 pixels or more) it takes half rows, so that the last wave of rows
-// does not leave most SMs idle (4K: 91.3 against 94.7 us with whole rows; an equal
-// run of pixels per block measured 100.9). It needs sm_80 or sm_90 shared memory,
-// and the host uses RGB2Lab32 where the device has less.
+// 91.3 against 171.4 us at 4K on the H100. It runs on runs_body: one block of 768
+// threads per SM copies the grid (211 KB) in once, with cp.async, then converts
+// runs of 4 pixels (88.3 us at 4K; 1024 threads measured 90.4; the earlier walk
+// down rows, 1024 threads to a block and one load after another in its set-up,
+// 91.7). Shared-memory bank conflicts of the grid reads set its time. Sending a
+// quarter of the runs to the per-cell table in global memory instead, to spread
+// the load, measured 117.9. It needs sm_90 shared memory, and the host uses
+// RGB2Lab32 where the device has less.
 constexpr int kLabGridBytes = 215632;
 __device__ __forceinline__ void labs_pixel(const unsigned* g, float b, float gr, float r, float* d) {
   const int cx = __float2int_rn(clamp01(b) * 16384.f), cy = __float2int_rn(clamp01(gr) * 16384.f),
@@ -744,7 +911,10 @@ __device__ __forceinline__ void labs_pixel(const unsigned* g, float b, float gr,
     const int o = 6 * (p0 + ((c & 2) ? 33 : 0) + ((c & 1) ? 1089 : 0));  // bytes: L, a, b of it and of the next
     const unsigned* w = g + (o >> 2);
     const unsigned sh = (o & 2) * 8;
-    const unsigned w3 = w[3], w2 = w[2], w1 = w[1], w0 = w[0];
+    // 6 o is 4-byte aligned for every other grid point: its pair's 12 bytes are
+    // then 3 words, and lanes that need no fourth word do not load it (fewer
+    // lanes on a load, fewer bank conflicts).
+    const unsigned w3 = sh ? w[3] : 0u, w2 = w[2], w1 = w[1], w0 = w[0];
     const unsigned v0 = __funnelshift_r(w0, w1, sh), v1 = __funnelshift_r(w1, w2, sh), v2 = __funnelshift_r(w2, w3, sh);
     const int W0 = (16 - x) * wyz[c], W1 = x * wyz[c];
     aL += (int)(v0 & 0xffffu) * W0 + (int)(v1 >> 16) * W1;
@@ -755,39 +925,23 @@ __device__ __forceinline__ void labs_pixel(const unsigned* g, float b, float gr,
   d[1] = (float)(aa >> 12) * (1.f / 64.f) - 128.f;
   d[2] = (float)(ab >> 12) * (1.f / 64.f) - 128.f;
 }
-// One block per SM (the grid takes 211 KB of its shared memory) goes down the rows,
-// or half rows with split = 1 (whole 4K rows would leave a third of the SMs idle in
-// the last wave), four pixels a thread at a time. (Overlapping the grid's copy
-// with memory measured slower: prefetching each block's first four rows into L2,
-// 94.1 against 90.9 us at 4K; loading its first pixels into registers, 92.0.)
+// The functor for runs_body: 4 pixels a run.
 template <int SCN>
-__device__ __forceinline__ void labs_kernel(const void* src, int sp, void* dst, int dp, int rows, int cols, int bidx,
-                                            const Lab32Tab* tab, int split) {
-  extern __shared__ uint4 sgrid[];
-  for (int i = threadIdx.x; i < kLabGridBytes / 16; i += blockDim.x) sgrid[i] = __ldg(tab->grid + i);
-  __syncthreads();
-  const unsigned* g = reinterpret_cast<const unsigned*>(sgrid);
-  const int half = split ? (cols + 1) / 2 : cols;
-  for (int i = blockIdx.x; i < rows << split; i += gridDim.x) {  // rows, or half rows
-    const int y = i >> split, xe = i & split ? cols : half;
-    const f32* s = reinterpret_cast<const f32*>(static_cast<const char*>(src) + (size_t)y * sp);
-    f32* d = row<f32>(dst, dp, y);
-    for (int x0 = (i & split ? half : 0) + threadIdx.x; x0 < xe; x0 += 4 * 1024) {
-      float in[4][3];
+struct LabGridRun {
+  enum { kRun = 4 };
+  const Lab32Tab* tab;
+  int bidx;
+  __device__ void setup(uint4* sm) const { copy_to_shared(sm, tab->grid, kLabGridBytes / 16); }
+  __device__ __forceinline__ void operator()(const Pix<f32, 4 * SCN>& in, Pix<f32, 12>& out, const uint4* sm) const {
+    const unsigned* grid = reinterpret_cast<const unsigned*>(sm);
 #pragma unroll
-      for (int k = 0; k < 4; k++) {
-        const int x = x0 + k * 1024;
-#pragma unroll
-        for (int c = 0; c < 3; c++) in[k][c] = x < xe ? s[x * SCN + c] : 0.f;
-      }
-#pragma unroll
-      for (int k = 0; k < 4; k++) {
-        const int x = x0 + k * 1024;
-        if (x < xe) labs_pixel(g, bidx ? in[k][2] : in[k][0], in[k][1], bidx ? in[k][0] : in[k][2], d + 3 * x);
-      }
+    for (int p = 0; p < 4; p++) {
+      const f32* s = in.t + p * SCN;
+      BGR_OF(f32, s, bidx)
+      labs_pixel(grid, b, g, r, out.t + 3 * p);
     }
   }
-}
+};
 template <int SCN>
 struct RGB2Luv32 {
   enum { kTables = 0 };
@@ -989,11 +1143,11 @@ INV(fromluv, 32f, f32, Luv2RGB)
 LAB32(lab, RGB2Lab32, 3)
 LAB32(lab, RGB2Lab32, 4)
 LAB32(luv, RGB2Luv32, 3)
-#define LABS(SCN)                                                                                 \
-  extern "C" __global__ void __launch_bounds__(1024, 1)                                           \
+#define LABS(SCN)                                                                                     \
+  extern "C" __global__ void __launch_bounds__(768, 1)                                                \
       gi_cvt_labs_32f_##SCN##3(const void* src, int sp, void* dst, int dp, int rows, int cols, int bidx, \
-                               const Lab32Tab* tab, int split) {                                  \
-    labs_kernel<SCN>(src, sp, dst, dp, rows, cols, bidx, tab, split);                             \
+                               const Lab32Tab* tab) {                                                 \
+    runs_body<f32, SCN, 3>(src, sp, dst, dp, rows, cols, LabGridRun<SCN>{tab, bidx});                 \
   }
 LABS(3)
 LABS(4)
@@ -1008,6 +1162,14 @@ LAB32(luv, RGB2Luv32, 4)
   }
 LAB8(3)
 LAB8(4)
+#define LABR(SCN)                                                                                   \
+  extern "C" __global__ void __launch_bounds__(1024, 1)                                             \
+      gi_cvt_labr_8u_##SCN##3(const void* src, int sp, void* dst, int dp, int rows, int cols, int bidx, \
+                              const unsigned* tab, int srgb) {                                       \
+    runs_body<u8, SCN, 3>(src, sp, dst, dp, rows, cols, LabRepRun<SCN>{tab, bidx, srgb});            \
+  }
+LABR(3)
+LABR(4)
 
 // 8U Lab and Luv to RGB: the table address follows bidx (see Luv2RGB8).
 #define FIXED8(NAME, F, DCN)                                                                \
