@@ -328,16 +328,21 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 			}
 		}
 		// Tiles of 8 rows per thread row (64) for 3x3, 16 (128) for larger kernels,
-		// except 7x7 on one-channel images (kernels/filter.cu: gi_conv2d_k7_py8).
-		name, th := fmt.Sprintf("gi_conv2d_k%d", kk), convTileH
-		if kk > 3 {
+		// except 7x7 (kernels/filter.cu): 8 on one-channel images
+		// (gi_conv2d_k7_py8), two columns per thread on the others, 64 by 64
+		// (gi_conv2d_px2_k7).
+		name, tw, th := fmt.Sprintf("gi_conv2d_k%d", kk), tileW, convTileH
+		switch {
+		case kk == 7 && s.Chans == 1:
+			name = "gi_conv2d_k7_py8"
+		case kk == 7:
+			name, tw = "gi_conv2d_px2_k7", 2*tileW
+		case kk > 3:
 			th = 2 * convTileH
 		}
-		if kk == 7 && s.Chans == 1 {
-			name, th = "gi_conv2d_k7_py8", convTileH
-		}
+		g := grid(s.Cols, s.Rows, tw, th, s.Chans)
 		args := append(geoArgs(d, s, p), taps)
-		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, th, s.Chans), block, 0, args...)
+		return s.Dev.Launch(str, name, g, block, 0, args...)
 	}
 	// Direct kernel: the taps go in a device buffer.
 	host := make([]byte, 4*p.kw*p.kh)

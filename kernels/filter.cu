@@ -7,7 +7,8 @@
 //   gi_conv2d_k<K>    2-D kernel padded to KxK (zeros), one channel per block
 //                     (blockIdx.z); 8 (K = 3) or 16 outputs per thread down a column,
 //                     the taps of one kernel column at a time in registers;
-//                     gi_conv2d_k7_py8 is the 7x7 one with 8, for one-channel images.
+//                     7x7: gi_conv2d_k7_py8 (8 outputs) for one-channel images,
+//                     gi_conv2d_px2_k7 (two columns of 8) for the others.
 //   Outputs per thread: 8 rows (4 when a block does 3 or 4 channels) for the
 //   separable kernel; the tile is 32 columns by 8x that many rows.
 //   gi_conv2d_any     any size: one output per thread, taps from global memory.
@@ -250,6 +251,58 @@ __device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
       }
     }
     store_col<PY>(g, x0 + tx, y0 + ty * PY, c, acc);
+    __syncthreads();
+  }
+}
+
+// conv2d_px2_kernel is conv2d_kernel with two adjacent output columns per thread
+// (tiles of 64 columns): each tile row comes into registers once, as (K+1)/2
+// 8-byte loads, and serves the 2K taps of every output row it reaches in both
+// columns, so a thread does 3.5 times more multiply-adds per shared-memory load
+// than gi_conv2d_k7 (which reloads a column for each of the K kernel columns).
+// Measured on the H100 at 4K: 8UC3 122.6 against gi_conv2d_k7's 135.2 us, but
+// 32FC1 53.3 against gi_conv2d_k7_py8's 50.8, so one-channel images keep that.
+// (Fetching the next tile into registers while computing one, with a column of
+// tiles per block, took 72 registers and measured 112.7 us for 32FC1.)
+template <int K, int PY>
+__device__ __forceinline__ void conv2d_px2_kernel(Geo g, Taps t) {
+  constexpr int TW = 64, TH = 8 * PY, IW = TW + K - 1, IH = TH + K - 1;
+  static_assert(K % 2 == 1, "rows of K + 1 values move as pairs");
+  __shared__ __align__(16) float tile[IH * IW];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int c = blockIdx.z;
+  const int x0 = blockIdx.x * TW;
+  const int ntY = (g.rows + TH - 1) / TH;
+  for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
+    const int y0 = by * TH;
+    load<1, IW, IH>(g, tile, x0 - g.ax, y0 - g.ay, c);
+    __syncthreads();
+    float a0[PY], a1[PY];
+#pragma unroll
+    for (int k = 0; k < PY; k++) a0[k] = a1[k] = 0.f;
+    const float* base = tile + ty * PY * IW + 2 * tx;  // IW is even: 8-byte aligned
+#pragma unroll
+    for (int m = 0; m < PY + K - 1; m++) {
+      float v[K + 1];
+#pragma unroll
+      for (int q = 0; q < (K + 1) / 2; q++) {
+        const float2 p = *reinterpret_cast<const float2*>(base + m * IW + 2 * q);
+        v[2 * q] = p.x, v[2 * q + 1] = p.y;
+      }
+#pragma unroll
+      for (int k = 0; k < PY; k++) {
+        const int i = m - k;
+        if (i >= 0 && i < K) {
+#pragma unroll
+          for (int j = 0; j < K; j++) {
+            a0[k] = fmaf(t.v[i * K + j], v[j], a0[k]);
+            a1[k] = fmaf(t.v[i * K + j], v[j + 1], a1[k]);
+          }
+        }
+      }
+    }
+    store_col<PY>(g, x0 + 2 * tx, y0 + ty * PY, c, a0);
+    store_col<PY>(g, x0 + 2 * tx + 1, y0 + ty * PY, c, a1);
     __syncthreads();
   }
 }
@@ -646,12 +699,11 @@ SEP(63, 1)
   extern "C" __global__ void __launch_bounds__(256, K <= 3 ? 4 : 2) gi_conv2d_k##K(Geo g, Taps t) { conv2d_kernel<K, (K <= 3 ? 8 : 16)>(g, t); }
 CONV(3)
 CONV(5)
-CONV(7)
-// 7x7 with 8 outputs per thread (tiles of 64 rows, twice the blocks): faster on
-// one-channel images (filter2D 7x7 32FC1 on the H100, 1080p / 4K / 8K: 18.6 / 51.0 /
-// 156.6 us against 22.7-23.6 / 57.1 / 164.1), slower on 8UC3 (4K 142 against 139; 8K 577
-// against 532), where each block reads every third byte of its rows.
+// 7x7: 8 outputs per thread (tiles of 64 rows) on one-channel images (filter2D 7x7
+// 32FC1 on the H100, 1080p / 4K / 8K: 18.6 / 51.0 / 156.6 us against 22.7-23.6 /
+// 57.1 / 164.1 with 16); two columns of 8 on the others (conv2d_px2_kernel).
 extern "C" __global__ void __launch_bounds__(256, 2) gi_conv2d_k7_py8(Geo g, Taps t) { conv2d_kernel<7, 8>(g, t); }
+extern "C" __global__ void __launch_bounds__(256, 4) gi_conv2d_px2_k7(Geo g, Taps t) { conv2d_px2_kernel<7, 8>(g, t); }
 CONV(9)
 CONV(11)
 CONV(13)
