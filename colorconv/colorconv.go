@@ -88,7 +88,7 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 			rest := func(s, d *core.State) error { return launch(str, name, px, s, d, sp.bidx, tab, param) }
 			if sp.fam == "lab" && param == 1 && useSharedTables && core.MaxSharedOptin(s.Dev) >= labGridBytes {
 				// The grid in shared memory: one block per SM, runs of 4 pixels.
-				return launchRuns(str, fmt.Sprintf("gi_cvt_labs_32f_%d3", s.Chans), 4, labGridThreads, labGridBytes, s, d, rest, sp.bidx, tab)
+				return launchRuns(str, fmt.Sprintf("gi_cvt_labs_32f_%d3", s.Chans), labGridRun, labGridThreads, labGridBytes, s, d, rest, sp.bidx, tab)
 			}
 			return rest(s, d)
 		}
@@ -113,12 +113,13 @@ const (
 	labRepStage = (256 + 2048) * 2
 )
 
-// The block sizes of the kernels built on runs_body (their launch bounds in
-// kernels/color.cu) and gi_cvt_labr_8u's pixels per run (kRun).
+// The block sizes and pixels per run (kRun) of the kernels built on runs_body
+// (their launch bounds and functors in kernels/color.cu).
 const (
 	labRepThreads  = 1024
 	labRepRun      = 8
 	labGridThreads = 768
+	labGridRun     = 4
 )
 
 // launchRuns runs a kernel built on runs_body over the columns of s and d that

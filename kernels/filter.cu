@@ -215,6 +215,19 @@ __device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
   }
 }
 
+// The 2-D kernels walk their block's tiles of TH output rows down the image:
+//   for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, ntY, by); by += gridDim.y)
+// next_tile reports whether tile row by (of ntY) exists and, if so, loads it with
+// its apron (channel blockIdx.z, columns from x0) and waits for the block; the
+// caller waits again before the next one.
+template <int IW, int IH, int TH>
+__device__ __forceinline__ bool next_tile(const Geo& g, float* tile, int x0, int ntY, int by) {
+  if (by >= ntY) return false;
+  load<1, IW, IH>(g, tile, x0 - g.ax, by * TH - g.ay, blockIdx.z);
+  __syncthreads();
+  return true;
+}
+
 // Each thread keeps PY outputs of one column; for each kernel column j it holds the
 // K taps of that column in registers and walks down the PY+K-1 tile values once.
 template <int K, int PY>
@@ -225,10 +238,8 @@ __device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
   const int c = blockIdx.z;
   const int x0 = blockIdx.x * TW;
   const int ntY = (g.rows + TH - 1) / TH;
-  for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
+  for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, ntY, by); by += gridDim.y) {
     const int y0 = by * TH;
-    load<1, IW, IH>(g, tile, x0 - g.ax, y0 - g.ay, c);
-    __syncthreads();
     float acc[PY];
 #pragma unroll
     for (int k = 0; k < PY; k++) acc[k] = 0.f;
@@ -273,10 +284,8 @@ __device__ __forceinline__ void conv2d_px2_kernel(Geo g, Taps t) {
   const int c = blockIdx.z;
   const int x0 = blockIdx.x * TW;
   const int ntY = (g.rows + TH - 1) / TH;
-  for (int by = blockIdx.y; by < ntY; by += gridDim.y) {
+  for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, ntY, by); by += gridDim.y) {
     const int y0 = by * TH;
-    load<1, IW, IH>(g, tile, x0 - g.ax, y0 - g.ay, c);
-    __syncthreads();
     float a0[PY], a1[PY];
 #pragma unroll
     for (int k = 0; k < PY; k++) a0[k] = a1[k] = 0.f;
