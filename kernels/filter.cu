@@ -4,16 +4,16 @@
 //   gi_sep_k<K>_c<C>  separable kernel, taps padded to K, C channels per block: the tile is
 //                     filtered along rows into a second shared buffer, then along
 //                     columns; 32x32 outputs per 32x8-thread block.
-//   gi_conv2d_k<K>    2-D kernel padded to KxK (zeros), one channel per block
-//                     (blockIdx.z); 8 (K = 3) or 16 outputs per thread down a column,
-//                     the taps of one kernel column at a time in registers;
+//   gi_conv2d_k<K>    2-D kernel padded to KxK (zeros), one channel per block;
+//                     8 (K = 3) or 16 outputs per thread down a column, the
+//                     taps of one kernel column at a time in registers;
 //                     7x7: gi_conv2d_k7_py8 (8 outputs) for one-channel images,
 //                     gi_conv2d_px2_k7 (two columns of 8) for the others.
 //   Outputs per thread: 8 rows (4 when a block does 3 or 4 channels) for the
 //   separable kernel; the tile is 32 columns by 8x that many rows.
 //   gi_conv2d_any     any size: one output per thread, taps from global memory.
 //   gi_reg_k<K>_<in>_<out>  centred 3x3 or 5x5 kernels on one-channel 8U or 32F
-//                     images, all in registers (see reg_kernel).
+//                     images, and 7x7 from 32F to 32F, all in registers (see reg_kernel).
 //   gi_isep3_u8_s16   centred 3x3 separable kernels with small integer taps (Sobel,
 //                     Scharr), one-channel 8U to 16S, in integers (see below).
 //   gi_rsep_k<K>_c1_<out>  centred separable kernels up to 7x7 on one-channel 8U
@@ -81,6 +81,15 @@ __device__ __forceinline__ void store_col(const Geo& g, int x, int y, int ch, co
   }
 }
 
+// elem_f is a source element as a float; 8U and 16U go through 2^23 + v and one
+// subtraction (full-rate instructions instead of a conversion).
+template <typename T>
+__device__ __forceinline__ float elem_f(T v) { return (float)v; }
+template <>
+__device__ __forceinline__ float elem_f<u8>(u8 v) { return __uint_as_float(0x4B000000u | v) - 8388608.f; }
+template <>
+__device__ __forceinline__ float elem_f<u16>(u16 v) { return __uint_as_float(0x4B000000u | v) - 8388608.f; }
+
 // load_inside is load_tile for a tile that lies inside the whole image (no border
 // rule), with the element type and the tile's shape known at compile time. Each
 // thread owns one element of a tile row and walks down every DR-th row, issuing all
@@ -104,7 +113,7 @@ __device__ __forceinline__ void load_inside(const Geo& g, float* tile, int x0, i
     float* t = tile + (c * IH + r0) * IW + px;
 #pragma unroll
     for (int k = 0; k < NR; k++)
-      if (r0 + k * DR < IH) t[k * DR * IW] = (float)v[k];
+      if (r0 + k * DR < IH) t[k * DR * IW] = elem_f(v[k]);
     return;
   }
   // Wide tiles: one flat walk over the elements.
@@ -113,7 +122,7 @@ __device__ __forceinline__ void load_inside(const Geo& g, float* tile, int x0, i
   for (int i = tid; i < IH * ROWN; i += NT) {
     const int px = e / CP, c = e - px * CP;
     const T* srow = reinterpret_cast<const T*>(base + (ptrdiff_t)r * g.sp);
-    tile[(c * IH + r) * IW + px] = (float)srow[px * g.cn + c0 + c];
+    tile[(c * IH + r) * IW + px] = elem_f(srow[px * g.cn + c0 + c]);
     e += de;
     r += dr;
     if (e >= ROWN) {
@@ -215,15 +224,18 @@ __device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
   }
 }
 
-// The 2-D kernels walk their block's tiles of TH output rows down the image:
-//   for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, ntY, by); by += gridDim.y)
+// The 2-D kernels take one channel of a column of tiles per block: blockIdx.x is
+// the tile column times the channels plus the channel, so that the blocks of one
+// tile's channels run together and read (and write) the same interleaved bytes
+// through L2 once. They walk their tiles of TH output rows down the image:
+//   for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, c, ntY, by); by += gridDim.y)
 // next_tile reports whether tile row by (of ntY) exists and, if so, loads it with
-// its apron (channel blockIdx.z, columns from x0) and waits for the block; the
-// caller waits again before the next one.
+// its apron (channel c, columns from x0) and waits for the block; the caller waits
+// again before the next one.
 template <int IW, int IH, int TH>
-__device__ __forceinline__ bool next_tile(const Geo& g, float* tile, int x0, int ntY, int by) {
+__device__ __forceinline__ bool next_tile(const Geo& g, float* tile, int x0, int c, int ntY, int by) {
   if (by >= ntY) return false;
-  load<1, IW, IH>(g, tile, x0 - g.ax, by * TH - g.ay, blockIdx.z);
+  load<1, IW, IH>(g, tile, x0 - g.ax, by * TH - g.ay, c);
   __syncthreads();
   return true;
 }
@@ -235,10 +247,10 @@ __device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
   constexpr int TW = 32, TH = 8 * PY, IW = TW + K - 1, IH = TH + K - 1;
   __shared__ float tile[IH * IW];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int c = blockIdx.z;
-  const int x0 = blockIdx.x * TW;
+  const int bx = blockIdx.x / g.cn, c = blockIdx.x - bx * g.cn;
+  const int x0 = bx * TW;
   const int ntY = (g.rows + TH - 1) / TH;
-  for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, ntY, by); by += gridDim.y) {
+  for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, c, ntY, by); by += gridDim.y) {
     const int y0 = by * TH;
     float acc[PY];
 #pragma unroll
@@ -274,17 +286,22 @@ __device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
 // Measured on the H100 at 4K: 8UC3 122.6 against gi_conv2d_k7's 135.2 us, but
 // 32FC1 53.3 against gi_conv2d_k7_py8's 50.8, so one-channel images keep that.
 // (Fetching the next tile into registers while computing one, with a column of
-// tiles per block, took 72 registers and measured 112.7 us for 32FC1.)
+// tiles per block, took 72 registers and measured 112.7 us for 32FC1.) With a
+// tile's channels in neighbouring blocks (next_tile) 8UC3 went from 124 to 101 us:
+// the blocks of one tile share its bytes in L2 instead of reading them 3 times.
+// (A tensor-core version, bytes as halves and each kernel row one m16n8k16 MMA with
+// Toeplitz taps split into high and low halves, was exact to +-1 but measured
+// 127-185 us; its warps mostly waited on the MMA and shared-memory chains.)
 template <int K, int PY>
 __device__ __forceinline__ void conv2d_px2_kernel(Geo g, Taps t) {
   constexpr int TW = 64, TH = 8 * PY, IW = TW + K - 1, IH = TH + K - 1;
   static_assert(K % 2 == 1, "rows of K + 1 values move as pairs");
   __shared__ __align__(16) float tile[IH * IW];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int c = blockIdx.z;
-  const int x0 = blockIdx.x * TW;
+  const int bx = blockIdx.x / g.cn, c = blockIdx.x - bx * g.cn;
+  const int x0 = bx * TW;
   const int ntY = (g.rows + TH - 1) / TH;
-  for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, ntY, by); by += gridDim.y) {
+  for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, c, ntY, by); by += gridDim.y) {
     const int y0 = by * TH;
     float a0[PY], a1[PY];
 #pragma unroll
@@ -317,9 +334,11 @@ __device__ __forceinline__ void conv2d_px2_kernel(Geo g, Taps t) {
 }
 
 // Register kernel for centred 3x3 and 5x5 kernels (2-D, or separable ones as their
-// outer product) on one-channel 8U or 32F images: no shared memory. A warp covers
-// 128 columns, each lane 4 of them (one vector load per row), and computes the 120
-// in the middle (lanes 1-30); the K/2 neighbours on each side come from the next
+// outer product) on one-channel 8U or 32F images, and 7x7 ones from 32F to 32F (the
+// 3 neighbours each side still come from the next lanes; at 4K on the H100: 36.2
+// against gi_conv2d_k7_py8's 50.6 us): no shared memory. A warp covers 128
+// columns, each lane 4 of them (one vector load per row), and computes the 120 in
+// the middle (lanes 1-30); the K/2 neighbours on each side come from the next
 // lanes by shuffles. Each lane keeps R rows of 4 outputs in registers and loads the
 // R+K-1 input rows it needs at once. Warps whose rows and columns all lie inside the
 // whole image (and whose rows are 4-element aligned: checked by the caller) load
@@ -439,6 +458,7 @@ __device__ __forceinline__ void reg_kernel(const Geo& g, const Taps& t) {
 #define REGS(K) REG(K, u8, u8) REG(K, u8, u16) REG(K, u8, s16) REG(K, u8, f32) REG(K, f32, f32)
 REGS(3)
 REGS(5)
+REG(7, f32, f32)
 
 // ---- Streaming separable kernel for 8-bit sources (gi_rsep_k<K>_c<C>_<out>): centred
 // separable kernels up to KxK on 8U images of C interleaved channels, no shared memory.
