@@ -232,6 +232,12 @@ __device__ __forceinline__ void sep_kernel(Geo g, Taps t) {
 // next_tile reports whether tile row by (of ntY) exists and, if so, loads it with
 // its apron (channel c, columns from x0) and waits for the block; the caller waits
 // again before the next one.
+// tile_col is the block's first output column and its channel (see above).
+template <int TW>
+__device__ __forceinline__ int2 tile_col(const Geo& g) {
+  const int bx = blockIdx.x / g.cn;
+  return make_int2(bx * TW, blockIdx.x - bx * g.cn);
+}
 template <int IW, int IH, int TH>
 __device__ __forceinline__ bool next_tile(const Geo& g, float* tile, int x0, int c, int ntY, int by) {
   if (by >= ntY) return false;
@@ -247,8 +253,8 @@ __device__ __forceinline__ void conv2d_kernel(Geo g, Taps t) {
   constexpr int TW = 32, TH = 8 * PY, IW = TW + K - 1, IH = TH + K - 1;
   __shared__ float tile[IH * IW];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int bx = blockIdx.x / g.cn, c = blockIdx.x - bx * g.cn;
-  const int x0 = bx * TW;
+  const int2 col = tile_col<TW>(g);
+  const int x0 = col.x, c = col.y;
   const int ntY = (g.rows + TH - 1) / TH;
   for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, c, ntY, by); by += gridDim.y) {
     const int y0 = by * TH;
@@ -300,8 +306,8 @@ __device__ __forceinline__ void conv2d_px2_kernel(Geo g, Taps t) {
   static_assert(K % 2 == 1, "rows of K + 1 values move as pairs");
   __shared__ __align__(16) float tile[IH * IW];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int bx = blockIdx.x / g.cn, c = blockIdx.x - bx * g.cn;
-  const int x0 = bx * TW;
+  const int2 col = tile_col<TW>(g);
+  const int x0 = col.x, c = col.y;
   const int ntY = (g.rows + TH - 1) / TH;
   for (int by = blockIdx.y; next_tile<IW, IH, TH>(g, tile, x0, c, ntY, by); by += gridDim.y) {
     const int y0 = by * TH;
