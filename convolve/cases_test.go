@@ -92,7 +92,7 @@ func cases(r *rand.Rand, d gpuimage.Depth) []filterCase {
 	f2d("filter2D 3x3", convolve.SameDepth, randKernel(r, 3, 3), image.Pt(-1, -1), 0)
 	f2d("filter2D 5x5 delta", wider, randKernel(r, 5, 5), image.Pt(-1, -1), 7.25)
 	f2d("filter2D 7x7", gpuimage.Depth32F, randKernel(r, 7, 7), image.Pt(-1, -1), 0)
-	// 7x7 to the same depth (on CUDA, 8U images take gi_conv2d_px2_k7 or k7_py8),
+	// 7x7 to the same depth (on CUDA, 8U images take gi_conv2d_u8c<C>_k7 or k7_py8),
 	// with a blur-like kernel whose results mostly stay inside 0..255.
 	soft := randKernel(r, 7, 7)
 	for _, row := range soft {
@@ -102,6 +102,14 @@ func cases(r *rand.Rand, d gpuimage.Depth) []filterCase {
 	}
 	f2d("filter2D 7x7 same depth", convolve.SameDepth, soft, image.Pt(-1, -1), 0.5)
 	f2d("filter2D 7x6 anchor(1,5)", convolve.SameDepth, randKernel(r, 6, 7), image.Pt(1, 5), -2)
+	// An even anchor column (the 8U kernel's shared-memory rows are laid out by its parity).
+	soft2 := randKernel(r, 7, 6)
+	for _, row := range soft2 {
+		for j := range row {
+			row[j] = (row[j] + 0.5) / 30
+		}
+	}
+	f2d("filter2D 6x7 anchor(2,4)", convolve.SameDepth, soft2, image.Pt(2, 4), 0.25)
 	f2d("filter2D 15x15", convolve.SameDepth, randKernel(r, 15, 15), image.Pt(-1, -1), 0)
 	f2d("filter2D 31x31", gpuimage.Depth32F, randKernel(r, 31, 31), image.Pt(-1, -1), 0)
 	f2d("filter2D 35x33", gpuimage.Depth32F, randKernel(r, 33, 35), image.Pt(-1, -1), 0)

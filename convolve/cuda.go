@@ -78,6 +78,7 @@ func regKernel(d, s *core.State, p *plan) (string, int) {
 // against 27.5; 7680x4320: 83.7 against 101); GPUIMG_RSEP_MIN_AREA moves it.
 // rsepRows, from GPUIMG_RSEP_ROWS, fixes the strip height for tuning (0: sized to
 // fill the GPU).
+
 var (
 	rsepMinArea = envInt("GPUIMG_RSEP_MIN_AREA", 4<<20)
 	rsepRows    = envInt("GPUIMG_RSEP_ROWS", 0)
@@ -334,11 +335,15 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 		// Tiles of 8 rows per thread row (64) for 3x3, 16 (128) for larger kernels,
 		// except 7x7 (kernels/filter.cu): 8 on one-channel images
 		// (gi_conv2d_k7_py8), two columns per thread on the others, 64 by 64
-		// (gi_conv2d_px2_k7).
+		// (gi_conv2d_px2_k7; from 8U to 8U on 3 or 4 channels gi_conv2d_u8c<C>_k7,
+		// one tile per block).
 		name, tw, th := fmt.Sprintf("gi_conv2d_k%d", kk), tileW, convTileH
 		switch {
 		case kk == 7 && s.Chans == 1:
 			name = "gi_conv2d_k7_py8"
+		case kk == 7 && (s.Chans == 3 || s.Chans == 4) && s.Depth == core.Depth8U && d.Depth == core.Depth8U &&
+			!p.halfUp && (s.Rows+convTileH-1)/convTileH <= 65535:
+			name, tw = fmt.Sprintf("gi_conv2d_u8c%d_k7", s.Chans), 2*tileW
 		case kk == 7:
 			name, tw = "gi_conv2d_px2_k7", 2*tileW
 		case kk > 3:

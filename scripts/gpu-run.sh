@@ -95,7 +95,7 @@ if [ -x "$ncu" ]; then
   step ncu-color "$ncu" --kernel-name regex:"gi_cvt_(gray_8u|labr_8u|hsv_8u|labs_32f)_3" --launch-count 24 \
     --section SpeedOfLight .gpu/bench -e2e=false -only "cvtColor BGR2" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_cvt" "$out/ncu-color.log" | head -24
-  step ncu-filter "$ncu" --kernel-name regex:"gi_(conv2d|sep)_(k|px2)|gi_reg_k7" --launch-skip 3 --launch-count 40 \
+  step ncu-filter "$ncu" --kernel-name regex:"gi_(conv2d|sep)_(k|px2|u8)|gi_reg_k7" --launch-skip 3 --launch-count 40 \
     --section SpeedOfLight --section ComputeWorkloadAnalysis .gpu/bench -e2e=false -only "filter2D" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|FMA|gi_conv2d|gi_sep|gi_reg" "$out/ncu-filter.log" | head -60
   # The packed integer kernels: Gaussian 5x5 8UC1 and 8UC3, box 5x5 8UC1 (3 launches each).
