@@ -65,6 +65,18 @@ func randKernel(r *rand.Rand, kh, kw int) [][]float64 {
 	return k
 }
 
+// softKernel is randKernel with every tap moved to (tap + add) / div: mostly
+// positive, small taps, so filtered 8-bit images stay mostly inside 0..255.
+func softKernel(r *rand.Rand, kh, kw int, add, div float64) [][]float64 {
+	k := randKernel(r, kh, kw)
+	for _, row := range k {
+		for j := range row {
+			row[j] = (row[j] + add) / div
+		}
+	}
+	return k
+}
+
 func sumAbsSep(kx, ky []float64) float64 {
 	a, b := 0.0, 0.0
 	for _, v := range kx {
@@ -94,22 +106,10 @@ func cases(r *rand.Rand, d gpuimage.Depth) []filterCase {
 	f2d("filter2D 7x7", gpuimage.Depth32F, randKernel(r, 7, 7), image.Pt(-1, -1), 0)
 	// 7x7 to the same depth (on CUDA, 8U images take gi_conv2d_u8c<C>_k7 or k7_py8),
 	// with a blur-like kernel whose results mostly stay inside 0..255.
-	soft := randKernel(r, 7, 7)
-	for _, row := range soft {
-		for j := range row {
-			row[j] = (row[j] + 0.6) / 40
-		}
-	}
-	f2d("filter2D 7x7 same depth", convolve.SameDepth, soft, image.Pt(-1, -1), 0.5)
+	f2d("filter2D 7x7 same depth", convolve.SameDepth, softKernel(r, 7, 7, 0.6, 40), image.Pt(-1, -1), 0.5)
 	f2d("filter2D 7x6 anchor(1,5)", convolve.SameDepth, randKernel(r, 6, 7), image.Pt(1, 5), -2)
 	// An even anchor column (the 8U kernel's shared-memory rows are laid out by its parity).
-	soft2 := randKernel(r, 7, 6)
-	for _, row := range soft2 {
-		for j := range row {
-			row[j] = (row[j] + 0.5) / 30
-		}
-	}
-	f2d("filter2D 6x7 anchor(2,4)", convolve.SameDepth, soft2, image.Pt(2, 4), 0.25)
+	f2d("filter2D 6x7 anchor(2,4)", convolve.SameDepth, softKernel(r, 7, 6, 0.5, 30), image.Pt(2, 4), 0.25)
 	f2d("filter2D 15x15", convolve.SameDepth, randKernel(r, 15, 15), image.Pt(-1, -1), 0)
 	f2d("filter2D 31x31", gpuimage.Depth32F, randKernel(r, 31, 31), image.Pt(-1, -1), 0)
 	f2d("filter2D 35x33", gpuimage.Depth32F, randKernel(r, 33, 35), image.Pt(-1, -1), 0)
