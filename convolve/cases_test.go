@@ -104,7 +104,8 @@ func cases(r *rand.Rand, d gpuimage.Depth) []filterCase {
 	f2d("filter2D 3x3", convolve.SameDepth, randKernel(r, 3, 3), image.Pt(-1, -1), 0)
 	f2d("filter2D 5x5 delta", wider, randKernel(r, 5, 5), image.Pt(-1, -1), 7.25)
 	f2d("filter2D 7x7", gpuimage.Depth32F, randKernel(r, 7, 7), image.Pt(-1, -1), 0)
-	// 7x7 to the same depth (on CUDA, 8U images take gi_conv2d_u8c<C>_k7 or k7_py8),
+	// 7x7 to the same depth (on CUDA, 8U images take gi_imma_k7_* where aligned,
+	// else gi_conv2d_u8c<C>_k7 or k7_py8),
 	// with a blur-like kernel whose results mostly stay inside 0..255.
 	f2d("filter2D 7x7 same depth", convolve.SameDepth, softKernel(r, 7, 7, 0.6, 40), image.Pt(-1, -1), 0.5)
 	f2d("filter2D 7x6 anchor(1,5)", convolve.SameDepth, randKernel(r, 6, 7), image.Pt(1, 5), -2)

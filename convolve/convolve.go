@@ -100,7 +100,9 @@ func isView(s *core.State) bool { return s.Rows != s.WholeRows || s.Cols != s.Wh
 // Filter2D convolves src with kernel (correlation, as OpenCV's filter2D: no
 // flipping) into dst of depth ddepth: dst(x,y) = sum kernel(i,j)*src(x+j-ax, y+i-ay)
 // + delta, saturated. anchor (-1,-1) is the kernel's centre. A kernel of rank one
-// runs as two 1-D passes.
+// runs as two 1-D passes. On the GPU, 8U to 8U with kernels up to 7x7 may run on
+// integer tensor cores, the taps rounded to 16 or 24 bits so that no result moves
+// by more than 1/256 before it is rounded (within ±1 of OpenCV, almost always equal).
 func Filter2D(src, dst *gpuimage.Image, ddepth gpuimage.Depth, kernel [][]float64, anchor image.Point, delta float64, border BorderType, opts ...gpuimage.Option) error {
 	p := &plan{op: "Filter2D", delta: delta}
 	if err := p.setKernel2D(kernel, anchor); err != nil {

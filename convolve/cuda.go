@@ -224,8 +224,9 @@ func allEqual(v []int, x int) bool {
 	return true
 }
 
-// onPacked, set by the tests, sees each launch of the packed integer kernels.
-var onPacked func(name string)
+// onLaunch, set by the tests, sees each launch of the packed integer and the
+// tensor-core kernels.
+var onLaunch func(name string)
 
 // intTaps returns the taps v as non-negative integers over their smallest common
 // divisor (up to 256), or false.
@@ -251,12 +252,13 @@ func intTaps(v []float64) ([]int, int, bool) {
 // cudaFilter picks the kernel: the packed integer ones for box and Gaussian
 // filters of 8U images, the integer one for Sobel-like 3x3 kernels to 16S,
 // the streaming separable one for 8-bit images, the register one for small 2-D
-// kernels, the tiled separable one, the unrolled 2-D one for kernels up to 31x31,
+// kernels, the tiled separable one, the tensor-core one for 7x7 and smaller 2-D
+// kernels from 8U to 8U (immaArgs), the unrolled 2-D one for kernels up to 31x31,
 // or the direct one.
 func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 	if name, extra := ipackArgs(d, s, p); name != "" {
-		if onPacked != nil {
-			onPacked(name)
+		if onLaunch != nil {
+			onLaunch(name)
 		}
 		// Blocks of 4 warps take one span of 30*16 bytes of a row and 4 strips of 8
 		// rows; down, as many as fill the GPU once (the launch bounds: 5 blocks per
@@ -326,6 +328,11 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 		k = outer(p.kx, p.ky)
 	}
 	if kk := bucket(convSizes, max(p.kw, p.kh)); kk != 0 {
+		if kk == 7 { // 8U to 8U: the tensor-core kernel where it takes the plan
+			if name, args := immaArgs(d, s, p, k); name != "" {
+				return immaLaunch(str, d, s, p, name, args)
+			}
+		}
 		taps := make([]float32, tapsLen)
 		for i, row := range k {
 			for j, v := range row {

@@ -7,6 +7,7 @@ import (
 	"image"
 	"math/rand"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/convolve"
@@ -185,7 +186,7 @@ func TestCUDAPackedExact(t *testing.T) {
 	if os.Getenv("GPUIMG_QUICK") != "" { // under compute-sanitizer
 		sizes = [][2]int{{9, 481}, {37, 1}, {300, 451}}
 	}
-	count := convolve.CountPacked()
+	launches := convolve.Launches()
 	opt := gpuimage.BorderValue(gpuimage.NewScalar(17, 250, 3, 99))
 	checked := 0
 	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4} {
@@ -222,8 +223,88 @@ func TestCUDAPackedExact(t *testing.T) {
 	}
 	// Views of a Gaussian that are not isolated are not blurred in fixed point (as
 	// OpenCV does): those take the float kernels. Everything else took this one.
-	if n := count(); n < checked/2 {
+	n := 0
+	for _, k := range launches() {
+		n += k
+	}
+	if n < checked/2 {
 		t.Errorf("the packed kernel ran %d times in %d cases", n, checked)
 	}
-	t.Logf("%d cases checked, %d on the packed kernel", checked, count())
+	t.Logf("%d cases checked, %d on the packed kernel", checked, n)
+}
+
+// The tensor-core kernel (filter2D of up to 7 rows, 8U to 8U, taps as integers of 2
+// or 3 signed-byte digits) against the CPU device, within ±1, on every border, whole
+// images and views whose rows start 16-byte aligned (its condition), with anchors at
+// both ends and a per-channel constant border value. Every call in the matrix takes
+// it, and both digit counts run.
+func TestCUDAImma(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	soft := func(kh, kw int, add, div float64) [][]float64 { return softKernel(r, kh, kw, add, div) }
+	integer := [][]float64{{0, 0, 1, 1, 1, 0, 0}, {0, 1, 2, 2, 2, 1, 0}, {1, 2, -3, -7, -3, 2, 1}, {1, 2, -7, -24, -7, 2, 1},
+		{1, 2, -3, -7, -3, 2, 1}, {0, 1, 2, 2, 2, 1, 0}, {0, 0, 1, 1, 1, 0, 0}}
+	calls := []struct {
+		name   string
+		k      [][]float64
+		anchor image.Point
+		delta  float64
+	}{
+		{"soft 7x7", soft(7, 7, 0.6, 40), image.Pt(-1, -1), 0.5},
+		{"signed 7x7", soft(7, 7, 0.1, 8), image.Pt(-1, -1), 100}, // 3 digits
+		{"integer 7x7", integer, image.Pt(-1, -1), 128},           // exact
+		{"7x6 anchor(1,5)", soft(6, 7, 0.5, 30), image.Pt(1, 5), -2},
+		{"6x7 anchor(2,4)", soft(7, 6, 0.5, 30), image.Pt(2, 4), 0.25},
+		{"3x7 anchor(0,0)", soft(7, 3, 0.5, 12), image.Pt(0, 0), 0},
+		{"7x7 anchor(6,6)", soft(7, 7, 0.6, 40), image.Pt(6, 6), 0},
+	}
+	sizes := append([][2]int{{2, 7}, {9, 481}, {33, 960}, {129, 65}, {257, 130}}, tu.Sizes...)
+	if os.Getenv("GPUIMG_QUICK") != "" { // under compute-sanitizer
+		sizes = [][2]int{{9, 481}, {37, 1}, {257, 130}}
+	}
+	launches := convolve.Launches()
+	opt := gpuimage.BorderValue(gpuimage.NewScalar(17, 250, 3, 99))
+	checked := 0
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4} {
+		for _, c := range calls {
+			for _, sz := range sizes {
+				rows, cols := sz[0], sz[1]
+				if len(c.k[0]) > cols && len(c.k) > rows { // refused
+					continue
+				}
+				for _, roi := range []bool{false, true} {
+					for _, b := range borders {
+						name := fmt.Sprintf("%v/%s/%dx%d/roi=%v/%v", mt, c.name, rows, cols, roi, b)
+						cv, gv, done := pairAt(t, r, gpu, rows, cols, mt, roi, 16)
+						want := &gpuimage.Image{}
+						if err := convolve.Filter2D(cv, want, convolve.SameDepth, c.k, c.anchor, c.delta, b, opt); err != nil {
+							t.Fatalf("%s: cpu: %v", name, err)
+						}
+						got := tu.Poisoned(t, gpu, rows, cols, mt)
+						if err := convolve.Filter2D(gv, got, convolve.SameDepth, c.k, c.anchor, c.delta, b, opt); err != nil {
+							t.Fatalf("%s: cuda: %v", name, err)
+						}
+						if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 1, 0); d.Bad != 0 {
+							t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
+						}
+						want.Close()
+						got.Close()
+						done()
+						checked++
+					}
+				}
+			}
+		}
+	}
+	n := launches()
+	total := 0
+	for name, k := range n {
+		if strings.HasPrefix(name, "gi_imma_") {
+			total += k
+		}
+	}
+	if total != checked || n["gi_imma_k7_c3_d2"] == 0 || n["gi_imma_k7_c3_d3"] == 0 {
+		t.Errorf("the tensor-core kernel ran %d times in %d cases: %v", total, checked, n)
+	}
+	t.Logf("%d cases checked: %v", checked, n)
 }

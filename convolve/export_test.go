@@ -11,13 +11,14 @@ func SetRSepMinArea(n int) int {
 	return old
 }
 
-// CountPacked counts the launches of the packed integer kernel (gi_ipack_*) until
-// the returned function is called, which stops counting and returns the count.
-func CountPacked() func() int {
-	n := 0
-	onPacked = func(string) { n++ }
-	return func() int {
-		onPacked = nil
+// Launches records the launches of the packed integer kernels (gi_ipack_*) and the
+// tensor-core ones (gi_imma_*) until the returned function is called, which stops
+// recording and returns the count of each kernel name.
+func Launches() func() map[string]int {
+	n := map[string]int{}
+	onLaunch = func(name string) { n[name]++ }
+	return func() map[string]int {
+		onLaunch = nil
 		return n
 	}
 }

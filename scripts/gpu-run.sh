@@ -42,9 +42,10 @@ if [ -x "$san" ]; then
   step sanitizer-colorconv bash -c "cd colorconv && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$c' -test.run 'CUDA(CvtColor|Transform)' -test.count=1 >/dev/null 2>'$out/sanitizer-colorconv.err'; r=\$?; tail -5 '$out/sanitizer-colorconv.err'; exit \$r"
   step sanitizer-racecheck-colorconv bash -c "set -o pipefail; cd colorconv && timeout 200 $san --tool racecheck --error-exitcode 9 '$root/$c' -test.run 'CUDACvtColor' -test.count=1 | tail -3"
   v=.gpu/tests/convolve.test
-  step sanitizer-convolve bash -c "cd convolve && GPUIMG_QUICK=1 timeout 280 $san --tool memcheck --error-exitcode 9 '$root/$v' -test.run 'CUDA' -test.count=1 >/dev/null 2>'$out/sanitizer-convolve.err'; r=\$?; tail -5 '$out/sanitizer-convolve.err'; exit \$r"
+  step sanitizer-convolve bash -c "cd convolve && GPUIMG_QUICK=1 timeout 360 $san --tool memcheck --error-exitcode 9 '$root/$v' -test.run 'CUDA' -test.count=1 >/dev/null 2>'$out/sanitizer-convolve.err'; r=\$?; tail -5 '$out/sanitizer-convolve.err'; exit \$r"
   step sanitizer-racecheck-convolve bash -c "cd convolve && $san --tool racecheck --error-exitcode 9 '$root/$v' -test.run 'CUDAInPlaceAndStream' -test.count=1"
   step sanitizer-racecheck-packed bash -c "set -o pipefail; cd convolve && GPUIMG_QUICK=1 timeout 280 $san --tool racecheck --error-exitcode 9 '$root/$v' -test.run 'CUDAPackedExact' -test.count=1 | tail -3"
+  step sanitizer-racecheck-imma bash -c "set -o pipefail; cd convolve && GPUIMG_QUICK=1 timeout 200 $san --tool racecheck --error-exitcode 9 '$root/$v' -test.run 'CUDAImma' -test.count=1 | tail -3"
   f=.gpu/tests/fftfilter.test
   step sanitizer-fftfilter bash -c "cd fftfilter && timeout 300 $san --tool memcheck --leak-check full --error-exitcode 9 '$root/$f' -test.run 'CUDA(MulSpectrums|Streams)|BadInput' -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter.err'; exit \$r"
   step sanitizer-fftfilter-filters bash -c "cd fftfilter && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$f' -test.run 'CUDA(DFT|Filters|Convolve)' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter2.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter2.err'; exit \$r"
@@ -95,9 +96,9 @@ if [ -x "$ncu" ]; then
   step ncu-color "$ncu" --kernel-name regex:"gi_cvt_(gray_8u|labr_8u|hsv_8u|labs_32f)_3" --launch-count 24 \
     --section SpeedOfLight .gpu/bench -e2e=false -only "cvtColor BGR2" -sizes 3840x2160 -reps 3 -warmup 3
   grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|gi_cvt" "$out/ncu-color.log" | head -24
-  step ncu-filter "$ncu" --kernel-name regex:"gi_(conv2d|sep)_(k|px2|u8)|gi_reg_k7" --launch-skip 3 --launch-count 40 \
+  step ncu-filter "$ncu" --kernel-name regex:"gi_(conv2d|sep)_(k|px2|u8)|gi_reg_k7|gi_imma" --launch-skip 3 --launch-count 40 \
     --section SpeedOfLight --section ComputeWorkloadAnalysis .gpu/bench -e2e=false -only "filter2D" -sizes 3840x2160 -reps 3 -warmup 3
-  grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|FMA|gi_conv2d|gi_sep|gi_reg" "$out/ncu-filter.log" | head -60
+  grep -E "DRAM Throughput|Memory Throughput|Duration|Compute \(SM\)|FMA|gi_conv2d|gi_sep|gi_reg|gi_imma" "$out/ncu-filter.log" | head -60
   # The packed integer kernels: Gaussian 5x5 8UC1 and 8UC3, box 5x5 8UC1 (3 launches each).
   step ncu-packed "$ncu" --kernel-name regex:"gi_ipack" --launch-count 9 --section SpeedOfLight \
     .gpu/bench -e2e=false -only "5x5" -sizes 3840x2160 -reps 1 -warmup 2

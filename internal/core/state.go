@@ -221,3 +221,10 @@ func MaxSharedOptin(dev Backend) int {
 	in, _ := cachedInfo(dev)
 	return in.MaxSharedOptin
 }
+
+// ComputeCapability is dev's compute capability, major and minor (cached per device;
+// 0, 0 when the device will not say).
+func ComputeCapability(dev Backend) (int, int) {
+	in, _ := cachedInfo(dev)
+	return in.ComputeCapability[0], in.ComputeCapability[1]
+}

@@ -398,7 +398,8 @@ func functionHandle(f cu.Function) C.CUfunction { return *(*C.CUfunction)(unsafe
 
 // packParams lays the kernel arguments out as the kernel's parameter list: pointers
 // (uintptr) and float64 take 8 aligned bytes; int (checked to fit), uint32 and
-// float32 take 4; a []float32 ([]float64) is a struct of that many floats (doubles).
+// float32 take 4; a []float32 ([]uint32, []float64) is a struct of that many floats
+// (words, doubles).
 func packParams(args []any) ([]byte, error) {
 	buf := make([]byte, 0, 64)
 	put := func(align int, b []byte) {
@@ -426,6 +427,12 @@ func packParams(args []any) ([]byte, error) {
 			b := make([]byte, 4*len(v))
 			for k, f := range v {
 				binary.LittleEndian.PutUint32(b[4*k:], math.Float32bits(f))
+			}
+			put(4, b)
+		case []uint32:
+			b := make([]byte, 4*len(v))
+			for k, u := range v {
+				binary.LittleEndian.PutUint32(b[4*k:], u)
 			}
 			put(4, b)
 		case []float64:
