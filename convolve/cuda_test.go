@@ -130,6 +130,28 @@ func compareDevices(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name strin
 	}
 }
 
+// compareAligned runs call on a CPU and a CUDA image of rows x cols (or views of
+// them 16 columns in, 16-byte aligned for every channel count) into a fresh and a
+// poisoned output, and fails the test where they differ by more than tol.
+func compareAligned(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name string, rows, cols int, mt gpuimage.MatType, roi bool, tol float64, call func(src, dst *gpuimage.Image) error) {
+	t.Helper()
+	cv, gv, done := pairAt(t, r, gpu, rows, cols, mt, roi, 16)
+	defer done()
+	want := &gpuimage.Image{}
+	defer want.Close()
+	if err := call(cv, want); err != nil {
+		t.Fatalf("%s: cpu: %v", name, err)
+	}
+	got := tu.Poisoned(t, gpu, rows, cols, mt)
+	defer got.Close()
+	if err := call(gv, got); err != nil {
+		t.Fatalf("%s: cuda: %v", name, err)
+	}
+	if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), tol, 0); d.Bad != 0 {
+		t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
+	}
+}
+
 // In place (dst == src) and on a user stream.
 func TestCUDAInPlaceAndStream(t *testing.T) {
 	gpu := tu.CUDA(t)
@@ -198,23 +220,9 @@ func TestCUDAPackedExact(t *testing.T) {
 				for _, roi := range []bool{false, true} {
 					for _, b := range borders {
 						name := fmt.Sprintf("%v/%s/%dx%d/roi=%v/%v", mt, c.name, sz[0], sz[1], roi, b)
-						rows, cols := sz[0], sz[1]
-						// Views 16 columns in: 16-byte aligned for every channel count.
-						cv, gv, done := pairAt(t, r, gpu, rows, cols, mt, roi, 16)
-						want := &gpuimage.Image{}
-						if err := c.run(cv, want, b, opt); err != nil {
-							t.Fatalf("%s: cpu: %v", name, err)
-						}
-						got := tu.Poisoned(t, gpu, rows, cols, mt)
-						if err := c.run(gv, got, b, opt); err != nil {
-							t.Fatalf("%s: cuda: %v", name, err)
-						}
-						if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
-							t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
-						}
-						want.Close()
-						got.Close()
-						done()
+						compareAligned(t, r, gpu, name, sz[0], sz[1], mt, roi, 0, func(src, dst *gpuimage.Image) error {
+							return c.run(src, dst, b, opt)
+						})
 						checked++
 					}
 				}
@@ -275,21 +283,9 @@ func TestCUDAImma(t *testing.T) {
 				for _, roi := range []bool{false, true} {
 					for _, b := range borders {
 						name := fmt.Sprintf("%v/%s/%dx%d/roi=%v/%v", mt, c.name, rows, cols, roi, b)
-						cv, gv, done := pairAt(t, r, gpu, rows, cols, mt, roi, 16)
-						want := &gpuimage.Image{}
-						if err := convolve.Filter2D(cv, want, convolve.SameDepth, c.k, c.anchor, c.delta, b, opt); err != nil {
-							t.Fatalf("%s: cpu: %v", name, err)
-						}
-						got := tu.Poisoned(t, gpu, rows, cols, mt)
-						if err := convolve.Filter2D(gv, got, convolve.SameDepth, c.k, c.anchor, c.delta, b, opt); err != nil {
-							t.Fatalf("%s: cuda: %v", name, err)
-						}
-						if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 1, 0); d.Bad != 0 {
-							t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
-						}
-						want.Close()
-						got.Close()
-						done()
+						compareAligned(t, r, gpu, name, rows, cols, mt, roi, 1, func(src, dst *gpuimage.Image) error {
+							return convolve.Filter2D(src, dst, convolve.SameDepth, c.k, c.anchor, c.delta, b, opt)
+						})
 						checked++
 					}
 				}
