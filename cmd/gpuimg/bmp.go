@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
@@ -17,16 +16,11 @@ import (
 
 // readBMP decodes an uncompressed 24- or 32-bit BMP; ok is false for any other kind
 // of file (left to the general decoders).
-func readBMP(path string) (p pixels, ok bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return pixels{}, false, err
-	}
-	defer f.Close()
-	var h [54]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil || h[0] != 'B' || h[1] != 'M' {
+func readBMP(file []byte) (p pixels, ok bool, err error) {
+	if len(file) < 54 || file[0] != 'B' || file[1] != 'M' {
 		return pixels{}, false, nil
 	}
+	h := file[:54]
 	le := binary.LittleEndian
 	off, hdr := le.Uint32(h[10:]), le.Uint32(h[14:])
 	w, hgt := int32(le.Uint32(h[18:])), int32(le.Uint32(h[22:]))
@@ -35,13 +29,10 @@ func readBMP(path string) (p pixels, ok bool, err error) {
 		return pixels{}, false, nil
 	}
 	if comp == 3 { // bit fields: only the usual BGRA order is the image's layout
-		if _, err := f.Seek(14+40, io.SeekStart); err != nil {
-			return pixels{}, false, err
-		}
-		var m [16]byte
-		if _, err := io.ReadFull(f, m[:]); err != nil {
+		if len(file) < 14+40+16 {
 			return pixels{}, false, nil
 		}
+		m := file[14+40:]
 		if le.Uint32(m[0:]) != 0xff0000 || le.Uint32(m[4:]) != 0xff00 || le.Uint32(m[8:]) != 0xff {
 			return pixels{}, false, nil
 		}
@@ -51,27 +42,19 @@ func readBMP(path string) (p pixels, ok bool, err error) {
 	if !bottomUp {
 		rows = -rows
 	}
-	if int64(rows)*int64(cols) > 1<<31 {
-		return pixels{}, true, fmt.Errorf("BMP of %dx%d pixels is too large", cols, rows)
+	stride := int64(cols*cn+3) &^ 3
+	if int64(off)+stride*int64(rows-1)+int64(cols*cn) > int64(len(file)) {
+		return pixels{}, true, fmt.Errorf("truncated BMP file: %dx%d pixels need %d bytes after the header, the file has %d",
+			cols, rows, stride*int64(rows), int64(len(file))-int64(off))
 	}
-	if _, err := f.Seek(int64(off), io.SeekStart); err != nil {
-		return pixels{}, true, err
-	}
-	stride := (cols*cn + 3) &^ 3
 	data := make([]byte, rows*cols*cn)
-	r := bufio.NewReaderSize(f, 1<<20)
-	pad := make([]byte, stride-cols*cn)
 	for i := 0; i < rows; i++ {
 		y := i
 		if bottomUp {
 			y = rows - 1 - i
 		}
-		if _, err := io.ReadFull(r, data[y*cols*cn:(y+1)*cols*cn]); err != nil {
-			return pixels{}, true, fmt.Errorf("truncated BMP: %v", err)
-		}
-		if _, err := io.ReadFull(r, pad); err != nil && i < rows-1 {
-			return pixels{}, true, fmt.Errorf("truncated BMP: %v", err)
-		}
+		o := int64(off) + int64(i)*stride
+		copy(data[y*cols*cn:(y+1)*cols*cn], file[o:])
 	}
 	typ := gpuimage.CV8UC3
 	if cn == 4 {

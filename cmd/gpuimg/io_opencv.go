@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 
 	"gocv.io/x/gocv"
 
@@ -14,36 +15,70 @@ import (
 
 const ioName = "OpenCV " + "(gocv)"
 
-// writable are the extensions OpenCV's imwrite knows.
-var writable = []string{".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".dib", ".tif", ".tiff", ".webp", ".pbm", ".pgm",
+// writable are the extensions this build writes: OpenCV's imwrite's, and GIF
+// through Go.
+var writable = []string{".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".dib", ".tif", ".tiff", ".gif", ".webp", ".pbm", ".pgm",
 	".ppm", ".pxm", ".pnm", ".exr", ".hdr", ".pic", ".sr", ".ras", ".jp2"}
 
-// decode reads any format OpenCV reads, keeping its depth and channels (8- and
-// 16-bit, float TIFF and EXR), as packed rows.
-func decode(path string) (pixels, error) {
-	if _, err := os.Stat(path); err != nil { // before OpenCV, which would log a warning
+var imreadFlags = map[readMode]gocv.IMReadFlag{
+	readUnchanged: gocv.IMReadUnchanged,
+	readColor:     gocv.IMReadColor,
+	readGray:      gocv.IMReadGrayScale,
+}
+
+// decode reads a file with OpenCV's imread and the -read mode. The header is
+// checked first, in Go: sizes over the limits (which OpenCV answers with an
+// exception that ends the process) and truncated JPEGs (which it decodes with the
+// missing part grey) are refused; GIF, which OpenCV 4.6 does not read, and TIFF,
+// which both builds write with the same Go code, take the pure-Go decoder where it
+// reads them.
+func decode(path string, ro readOpts) (pixels, error) {
+	data, h, err := readChecked(path, ro)
+	if err != nil {
 		return pixels{}, err
 	}
-	m := gocv.IMRead(path, gocv.IMReadUnchanged)
-	defer m.Close()
-	if m.Empty() {
-		return pixels{}, fmt.Errorf("cannot read the image (missing, unreadable, truncated or not an image)")
+	if h.format == "gif" {
+		return decodeGo(data, h, ro.mode)
 	}
+	if h.format == "png" {
+		data = dropPNGChunks(data, "iCCP") // libpng warns on stderr about common bad profiles; colour is not managed
+	}
+	m, err := gocv.IMDecode(data, imreadFlags[ro.mode])
+	if err != nil || m.Empty() {
+		if err == nil {
+			m.Close()
+		}
+		return pixels{}, fmt.Errorf("cannot read the image (corrupt, truncated or not an image OpenCV reads)")
+	}
+	defer m.Close()
 	b, err := gocvmat.Bytes(m)
 	return pixels{rows: m.Rows(), cols: m.Cols(), typ: gpuimage.MatType(m.Type()), data: b}, err
 }
 
-// encode writes through a temporary file renamed into place.
-func encode(path string, p pixels) error {
+// encode writes p by the write rule with OpenCV's imwrite (TIFF and GIF in Go),
+// through a temporary file renamed into place.
+func encode(path string, p pixels, wo writeOpts) error {
+	if err := checkEncodable(path, p.typ); err != nil {
+		return err
+	}
+	if r := formatRules[extOf(path)]; r.name == "TIFF" || r.name == "GIF" {
+		return encodeGo(path, p, wo)
+	}
 	m, err := gocv.NewMatFromBytes(p.rows, p.cols, gocv.MatType(p.typ), p.data)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
 	return atomicWrite(path, func(tmp string) error {
-		if !gocv.IMWrite(tmp, m) {
+		if !gocv.IMWriteWithParams(tmp, m, []int{gocv.IMWriteJpegQuality, wo.quality}) {
 			return fmt.Errorf("OpenCV cannot write %v images as %s", p.typ, extOf(path))
 		}
 		return nil
 	})
+}
+
+// setReadLimit tells OpenCV the pixel limit (it reads the variable on its first
+// imread), so that it never refuses by exception what the Go check let through.
+func setReadLimit(n int64) {
+	os.Setenv("OPENCV_IO_MAX_IMAGE_PIXELS", strconv.FormatInt(max(n, defaultMaxPixels), 10))
 }

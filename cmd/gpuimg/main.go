@@ -52,7 +52,10 @@ Operations:
 `
 
 const usageTail = `
-Common flags: -o OUT, -device cpu|cuda, -timing[=json], -jobs N, -ext FORMAT, -q.
+Common flags: -o OUT, -device cpu|cuda, -timing[=json], -jobs N, -ext FORMAT, -q,
+  -read unchanged|color|gray, -max-pixels N, -quality Q.
+Files are read as OpenCV's imread reads them (-read unchanged: the file's own depth and
+channels) and written only in a format that holds the result's depth and channels.
 Exit status: 0 success, 1 a file or an operation failed, 2 usage error.
 Build: %s. %s
 `
@@ -74,7 +77,10 @@ func cudaNote() string {
 	return "This build has no CUDA support (rebuild with -tags cuda on a machine with the CUDA toolkit); operations run on the CPU device."
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	removeTempsOnSignal()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -107,11 +113,47 @@ func commonFlags(fs *flag.FlagSet, o *runOpts) {
 	fs.IntVar(&o.jobs, "jobs", 0, "images processed at once in a batch (default: the number of CPUs)")
 	fs.StringVar(&o.ext, "ext", "", "output format for a batch, e.g. png (default: each input's)")
 	fs.BoolVar(&o.quiet, "q", false, "no progress bar or summary")
+	fs.Var(&o.read.mode, "read", "how files are read, as OpenCV's IMREAD_*: unchanged (the file's depth and channels), color (8-bit BGR) or gray (8-bit)")
+	fs.Int64Var(&o.read.maxPixels, "max-pixels", 0, "refuse files whose header claims more pixels (default "+maxPixelsEnv+" or 2^30, OpenCV's limit)")
+	fs.IntVar(&o.write.quality, "quality", 95, "JPEG quality, 1-100")
+}
+
+// finishFlags checks the shared flags after parsing and fills in their defaults.
+func finishFlags(o *runOpts) error {
+	if o.read.maxPixels < 0 {
+		return fmt.Errorf("-max-pixels %d: want a positive number of pixels", o.read.maxPixels)
+	}
+	if o.read.maxPixels == 0 {
+		n, err := defaultMaxPixelsFromEnv()
+		if err != nil {
+			return err
+		}
+		o.read.maxPixels = n
+	}
+	if o.write.quality < 1 || o.write.quality > 100 {
+		return fmt.Errorf("-quality %d: want 1 to 100", o.write.quality)
+	}
+	setReadLimit(o.read.maxPixels)
+	return nil
+}
+
+// helpTo sends a flag set's usage to stdout when help is asked for (so that it
+// pipes into less), and to stderr after a usage error.
+func helpTo(fs *flag.FlagSet, argv []string, stdout, stderr io.Writer) {
+	fs.SetOutput(stderr)
+	for _, a := range argv {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(stdout)
+		}
+		if a == "--" {
+			break
+		}
+	}
 }
 
 func cmdOp(op *opSpec, argv []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(op.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	helpTo(fs, argv, stdout, stderr)
 	var o runOpts
 	commonFlags(fs, &o)
 	vals := map[string]*string{}
@@ -119,13 +161,21 @@ func cmdOp(op *opSpec, argv []string, stdout, stderr io.Writer) int {
 		vals[p.name] = fs.String(p.name, p.def, p.doc)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: gpuimg %s IN... -o OUT [flags]\n\n%s.\n\nFlags:\n", op.name, op.summary)
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: gpuimg %s IN... -o OUT [flags]\n\n%s.\n\nFlags:\n", op.name, op.summary)
 		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nExample:\n  %s\n", op.example)
+		if op.more != nil {
+			fmt.Fprintf(w, "\n%s", op.more())
+		}
+		fmt.Fprintf(w, "\nExample:\n  %s\n", op.example)
 	}
 	words, err := splitArgs(fs, argv)
 	if err != nil {
 		return flagExit(err)
+	}
+	if err := finishFlags(&o); err != nil {
+		fmt.Fprintf(stderr, "gpuimg %s: %v\n", op.name, err)
+		return exitUsage
 	}
 	a := args{}
 	for k, v := range vals {
@@ -141,21 +191,25 @@ func cmdOp(op *opSpec, argv []string, stdout, stderr io.Writer) int {
 
 func cmdRun(argv []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	helpTo(fs, argv, stdout, stderr)
 	var o runOpts
 	commonFlags(fs, &o)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: gpuimg run IN... -o OUT STEP [STEP...] [flags]\n\n"+
+		fmt.Fprintf(fs.Output(), "Usage: gpuimg run IN... -o OUT STEP [STEP...] [flags]\n\n"+
 			"Runs the steps one after the other on the device, without copies to the host in between.\n"+
 			"A step is OPERATION[:VALUE|:NAME=VALUE]... (gpuimg help OPERATION lists its parameters).\n"+
 			"Words naming an operation are steps; write a file called like one as ./blur.\n\nFlags:\n")
 		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nExamples:\n  gpuimg run in.png -o out.png cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR\n"+
+		fmt.Fprintf(fs.Output(), "\nExamples:\n  gpuimg run in.png -o out.png cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR\n"+
 			"  gpuimg run 'shots/*.png' -o out/ -ext jpg cvtcolor:BGR2GRAY lowpass:cutoff=40 -timing\n")
 	}
 	words, err := splitArgs(fs, argv)
 	if err != nil {
 		return flagExit(err)
+	}
+	if err := finishFlags(&o); err != nil {
+		fmt.Fprintf(stderr, "gpuimg run: %v\n", err)
+		return exitUsage
 	}
 	var inputs []string
 	var steps []step
@@ -191,9 +245,9 @@ func buildString() string {
 
 func cmdInfo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	helpTo(fs, args, stdout, stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: gpuimg info\n\nPrints the build, the CUDA devices with their memory and driver, cuFFT, and the CPU device.\n\nExample:\n  gpuimg info\n")
+		fmt.Fprintf(fs.Output(), "Usage: gpuimg info\n\nPrints the build, the CUDA devices with their memory and driver, cuFFT, and the CPU device.\n\nExample:\n  gpuimg info\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)

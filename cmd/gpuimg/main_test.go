@@ -27,10 +27,21 @@ func TestInfoAndHelp(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "NVIDIA") && !strings.Contains(out, "no CUDA support") {
 		t.Fatalf("help: %d %q", code, out)
 	}
+	// Help asked for goes to standard output (to pipe into less), in both forms.
 	for _, name := range append(opNames(), "run", "info") {
-		if code, _, errs := runCLI(name, "-h"); code != 0 || !strings.Contains(errs, "Example") {
-			t.Errorf("%s -h: %d %q", name, code, errs)
+		if code, out, errs := runCLI(name, "-h"); code != 0 || !strings.Contains(out, "Example") || errs != "" {
+			t.Errorf("%s -h: %d %q %q", name, code, out, errs)
 		}
+		if code, out, _ := runCLI("help", name); code != 0 || !strings.Contains(out, "Example") {
+			t.Errorf("help %s: %d %q", name, code, out)
+		}
+	}
+	if _, out, _ := runCLI("cvtcolor", "-h"); !strings.Contains(out, "BGR2Lab") || !strings.Contains(out, "Lab2BGR") || !strings.Contains(out, "HLS2BGR_FULL") {
+		t.Errorf("cvtcolor -h lists no codes: %q", out)
+	}
+	// A usage error still prints its message on standard error.
+	if code, out, errs := runCLI("gaussian", "-nosuchflag"); code != exitUsage || out != "" || !strings.Contains(errs, "nosuchflag") {
+		t.Errorf("bad flag: %d %q %q", code, out, errs)
 	}
 }
 

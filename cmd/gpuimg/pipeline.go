@@ -55,7 +55,7 @@ func expand(words []string) (files []string, many bool, err error) {
 				return nil, many, fmt.Errorf("%s: %v", w, err)
 			}
 			for _, e := range entries {
-				if !e.IsDir() && readable[extOf(e.Name())] {
+				if !e.IsDir() && readable[extOf(e.Name())] && !isTempName(e.Name()) {
 					files = append(files, filepath.Join(w, e.Name()))
 				}
 			}
@@ -65,7 +65,11 @@ func expand(words []string) (files []string, many bool, err error) {
 			if err != nil {
 				return nil, many, fmt.Errorf("%s: bad pattern: %v", w, err)
 			}
-			files = append(files, m...)
+			for _, f := range m {
+				if !isTempName(filepath.Base(f)) {
+					files = append(files, f)
+				}
+			}
 		default:
 			files = append(files, w) // a missing file is reported when it is read
 		}
@@ -100,6 +104,8 @@ type runOpts struct {
 	jobs   int
 	ext    string
 	quiet  bool
+	read   readOpts
+	write  writeOpts
 }
 
 // stage is one timed part of processing an image.
@@ -122,6 +128,8 @@ type result struct {
 // worker processes images one at a time on its own stream, reusing its device
 // images and page-locked buffers between images.
 type worker struct {
+	ro        readOpts
+	wo        writeOpts
 	dev       *gpuimage.Device
 	stream    *gpuimage.Stream
 	ref       *gpuimage.Event
@@ -172,7 +180,7 @@ func (w *worker) process(in, out string, steps []step) (r result) {
 		return r
 	}
 	t0 := time.Now()
-	px, err := decode(in)
+	px, err := decode(in, w.ro)
 	if err != nil {
 		return fail("read", err)
 	}
@@ -254,11 +262,22 @@ func (w *worker) process(in, out string, steps []step) (r result) {
 	}
 	res.data = dl
 	t1 := time.Now()
-	if err := encode(out, res); err != nil {
+	if err := encode(out, res, w.wo); err != nil {
 		return fail("write", err)
 	}
 	r.stages = append(r.stages, stage{Name: "write", Time: time.Since(t1)})
 	return r
+}
+
+// safeProcess is process with a panic turned into the input's error, so that one
+// input can never end a batch (or escape as the usage exit status).
+func (w *worker) safeProcess(in, out string, steps []step) (r result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = result{in: in, out: out, err: fmt.Errorf("%s: internal error (please report it): %v", in, p)}
+		}
+	}()
+	return w.process(in, out, steps)
 }
 
 // execute runs the steps over the inputs; a batch (several inputs, a directory or
@@ -279,17 +298,27 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 	if err != nil {
 		return errorf(exitFail, "%v", err)
 	}
-	if st, err := os.Stat(o.out); (err == nil && st.IsDir()) || strings.HasSuffix(o.out, string(os.PathSeparator)) {
+	outIsDir := strings.HasSuffix(o.out, string(os.PathSeparator))
+	if st, err := os.Stat(o.out); err == nil && st.IsDir() {
+		outIsDir = true
+	}
+	_, outIsImage := formatRules[extOf(o.out)]
+	switch {
+	case outIsDir:
 		batch = true
+	case batch && len(files) == 1 && outIsImage:
+		batch = false // a pattern or directory that found one image, written to the file -o names
+	case batch && len(files) > 1 && outIsImage:
+		return errorf(exitUsage, "-o %s names a file, but the %d inputs make a batch: name a directory (end it with /)", o.out, len(files))
 	}
 	if batch && len(files) == 0 {
 		return errorf(exitFail, "no images found in %s", strings.Join(words, " "))
 	}
+	if !batch && o.ext != "" && !strings.EqualFold(strings.TrimPrefix(o.ext, "."), strings.TrimPrefix(extOf(o.out), ".")) {
+		return errorf(exitUsage, "-ext %s is for batches; a single output's format is its extension (-o %s)", o.ext, o.out)
+	}
 	outs := make([]string, len(files))
 	if batch {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return errorf(exitFail, "output directory: %v", err)
-		}
 		seen := map[string]string{}
 		for i, f := range files {
 			base := filepath.Base(f)
@@ -308,6 +337,11 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 	for _, out := range outs {
 		if err := checkWritable(out); err != nil {
 			return errorf(exitUsage, "%v", err)
+		}
+	}
+	if batch {
+		if err := os.MkdirAll(o.out, 0o777); err != nil {
+			return errorf(exitFail, "output directory: %v", err)
 		}
 	}
 
@@ -334,6 +368,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 			defer ref.Close()
 		}
 		workers[i] = newWorker(dev, len(steps), ref, s)
+		workers[i].ro, workers[i].wo = o.read, o.write
 		defer workers[i].close()
 	}
 	results := make([]result, len(files))
@@ -349,7 +384,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 				if i >= len(files) {
 					return
 				}
-				results[i] = w.process(files[i], outs[i], steps)
+				results[i] = w.safeProcess(files[i], outs[i], steps)
 				done.Add(1)
 			}
 		}(w)
@@ -374,7 +409,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 		fmt.Fprint(stderr, s.text())
 	}
 	if batch && !o.quiet {
-		fmt.Fprintf(stderr, "%d images (%d failed) in %.2f s: %.1f images/s, %.1f MP/s on %s", s.Images, failed, s.WallS, s.ImagesPerS, s.MPPerS, s.Device)
+		fmt.Fprintf(stderr, "%d images (%d failed) in %.2f s: %.1f images/s, %.1f MP/s on %s", len(results), failed, s.WallS, s.ImagesPerS, s.MPPerS, s.Device)
 		if s.GPUBusy != nil {
 			fmt.Fprintf(stderr, ", GPU busy %.0f%%", 100**s.GPUBusy)
 		}

@@ -27,6 +27,7 @@ type opSpec struct {
 	params        []param
 	example       string
 	build         func(p args) (stepFunc, error)
+	more          func() string // more help, printed before the example
 }
 
 // args are an operation's parameter values (defaults filled in) by name.
@@ -177,6 +178,7 @@ func init() {
 	addOp(&opSpec{name: "cvtcolor", summary: "convert colours (OpenCV's cvtColor), e.g. BGR2GRAY, BGR2Lab, BGR2HSV, Lab2BGR",
 		params:  []param{{"code", "", "conversion, as OpenCV's COLOR_* names without the prefix"}},
 		example: "gpuimg cvtcolor in.png -o gray.png -code BGR2GRAY",
+		more:    codeList,
 		build: func(a args) (stepFunc, error) {
 			c, err := colorconv.ParseCode(a["code"])
 			return func(src, dst *gpuimage.Image, on gpuimage.Option) error { return colorconv.CvtColor(src, dst, c, on) }, err
@@ -425,4 +427,20 @@ func isStep(word string) bool {
 	name, _, _ := strings.Cut(word, ":")
 	_, ok := ops[strings.ToLower(name)]
 	return ok
+}
+
+// codeList is cvtcolor's help text: every code, wrapped.
+func codeList() string {
+	var b strings.Builder
+	b.WriteString("Codes:\n")
+	line := " "
+	for _, c := range colorconv.Codes() {
+		if len(line)+len(c.String())+1 > 80 {
+			b.WriteString(line + "\n")
+			line = " "
+		}
+		line += " " + c.String()
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }
