@@ -47,20 +47,25 @@ func readBMP(file []byte) (p pixels, ok bool, err error) {
 		return pixels{}, true, fmt.Errorf("truncated BMP file: %dx%d pixels need %d bytes after the header, the file has %d",
 			cols, rows, stride*int64(rows), int64(len(file))-int64(off))
 	}
-	data := make([]byte, rows*cols*cn)
+	// OpenCV reads 32-bit BMPs as BGR, without their fourth byte; so does this.
+	data := make([]byte, rows*cols*3)
 	for i := 0; i < rows; i++ {
 		y := i
 		if bottomUp {
 			y = rows - 1 - i
 		}
 		o := int64(off) + int64(i)*stride
-		copy(data[y*cols*cn:(y+1)*cols*cn], file[o:])
+		dst := data[y*cols*3 : (y+1)*cols*3]
+		if cn == 3 {
+			copy(dst, file[o:])
+			continue
+		}
+		src := file[o : o+int64(4*cols)]
+		for x := 0; x < cols; x++ {
+			dst[3*x], dst[3*x+1], dst[3*x+2] = src[4*x], src[4*x+1], src[4*x+2]
+		}
 	}
-	typ := gpuimage.CV8UC3
-	if cn == 4 {
-		typ = gpuimage.CV8UC4
-	}
-	return pixels{rows: rows, cols: cols, typ: typ, data: data}, true, nil
+	return pixels{rows: rows, cols: cols, typ: gpuimage.CV8UC3, data: data}, true, nil
 }
 
 // writeBMP encodes an 8-bit 3- or 4-channel image as an uncompressed BMP.

@@ -43,8 +43,8 @@ var formatRules = map[string]formatRule{
 	".jpg":  {"JPEG", d8, c13},
 	".jpeg": {"JPEG", d8, c13},
 	".jpe":  {"JPEG", d8, c13},
-	".bmp":  {"BMP", d8, c134},
-	".dib":  {"BMP", d8, c134},
+	".bmp":  {"BMP", d8, c13}, // OpenCV reads 32-bit BMPs without their alpha
+	".dib":  {"BMP", d8, c13},
 	".tif":  {"TIFF", allTIFF, c134},
 	".tiff": {"TIFF", allTIFF, c134},
 	".gif":  {"GIF", d8, c13},
@@ -53,7 +53,6 @@ var formatRules = map[string]formatRule{
 	".pgm":  {"PGM", d8to16, []int{1}},
 	".ppm":  {"PPM", d8to16, []int{3}},
 	".pnm":  {"PNM", d8to16, c13},
-	".pxm":  {"PNM", d8to16, c13},
 	".exr":  {"OpenEXR", d32, c134},
 	".hdr":  {"Radiance HDR", d32, []int{3}},
 	".pic":  {"Radiance HDR", d32, []int{3}},
@@ -88,8 +87,10 @@ func checkEncodable(path string, t gpuimage.MatType) error {
 		return fmt.Errorf("no image format holds a 2-channel (complex) %v image: take its magnitude or spectrum first", t)
 	}
 	var alt []string
+	named := map[string]bool{}
 	for _, ext := range writable {
-		if formatRules[ext].holds(t) && !strings.Contains(strings.Join(alt, " "), ext) {
+		if f := formatRules[ext]; f.holds(t) && !named[f.name] {
+			named[f.name] = true
 			alt = append(alt, ext)
 		}
 	}

@@ -173,6 +173,7 @@ func fixtures(t *testing.T, r *rand.Rand) []fixture {
 		return p
 	}
 	add("bgr.bmp", bmpOf(px(3)), gpuimage.CV8UC3)
+	add("bgra.bmp", bmpOf(px(4)), gpuimage.CV8UC3)
 	add("gray.bmp", encodeWith(t, gray, func(b *bytes.Buffer, m image.Image) error { return bmp.Encode(b, m) }), gpuimage.CV8UC1)
 
 	pm := image.NewPaletted(image.Rect(0, 0, 19, 11), palette.Plan9)

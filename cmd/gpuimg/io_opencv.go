@@ -18,7 +18,7 @@ const ioName = "OpenCV " + "(gocv)"
 // writable are the extensions this build writes: OpenCV's imwrite's, and GIF
 // through Go.
 var writable = []string{".png", ".jpg", ".jpeg", ".jpe", ".bmp", ".dib", ".tif", ".tiff", ".gif", ".webp", ".pbm", ".pgm",
-	".ppm", ".pxm", ".pnm", ".exr", ".hdr", ".pic", ".sr", ".ras", ".jp2"}
+	".ppm", ".pnm", ".exr", ".hdr", ".pic", ".sr", ".ras", ".jp2"}
 
 var imreadFlags = map[readMode]gocv.IMReadFlag{
 	readUnchanged: gocv.IMReadUnchanged,

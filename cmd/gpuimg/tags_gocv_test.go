@@ -1,0 +1,5 @@
+//go:build !noopencv
+
+package main
+
+func buildTagsOfTest() string { return "" }
