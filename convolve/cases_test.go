@@ -1,6 +1,7 @@
 package convolve_test
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"math/rand"
@@ -200,4 +201,30 @@ func tolerance(c filterCase, dd gpuimage.Depth, inMax float64) (abs, rel float64
 		return 1e-5*c.sumAbs*inMax + 1e-6, 1e-5
 	}
 	return 1e-6*c.sumAbs*inMax + 1e-6, 1e-5 + 1e-7*math.Sqrt(float64(c.kw*c.kh))
+}
+
+// smallSizes are images smaller than most kernels (rows, cols): 1x1, 1xN, Nx1, 2x2,
+// 3x2 and 7x5 (width x height).
+var smallSizes = [][2]int{{1, 1}, {1, 6}, {6, 1}, {2, 2}, {2, 3}, {5, 7}}
+
+// smallCases are kernels from 3x3 to 41x41 for the small images.
+func smallCases(r *rand.Rand) []filterCase {
+	var cs []filterCase
+	for _, n := range []int{3, 9, 15} {
+		cs = append(cs, filterCase{name: fmt.Sprintf("gauss %dx%d", n, n), kind: "gauss", ddepth: convolve.SameDepth, kw: n, kh: n,
+			ksize: image.Pt(n, n), sumAbs: 1})
+	}
+	cs = append(cs, filterCase{name: "gauss sigma 3", kind: "gauss", ddepth: convolve.SameDepth, kw: 19, kh: 19, sx: 3, sumAbs: 1})
+	for _, n := range [][2]int{{9, 9}, {41, 41}, {5, 31}} {
+		k := randKernel(r, n[1], n[0])
+		cs = append(cs, filterCase{name: fmt.Sprintf("filter2D %dx%d", n[0], n[1]), kind: "filter2D", ddepth: gpuimage.Depth32F,
+			kw: n[0], kh: n[1], k: k, anchor: image.Pt(-1, -1), sumAbs: tu.SumAbs(k)})
+	}
+	kx, ky := randKernel(r, 1, 41)[0], randKernel(r, 1, 9)[0]
+	cs = append(cs,
+		filterCase{name: "sep 41x9", kind: "sep", ddepth: gpuimage.Depth32F, kw: 41, kh: 9, kx: kx, ky: ky, anchor: image.Pt(-1, -1), sumAbs: sumAbsSep(kx, ky)},
+		filterCase{name: "box 11x11", kind: "box", ddepth: convolve.SameDepth, kw: 11, kh: 11, ksize: image.Pt(11, 11), anchor: image.Pt(-1, -1), norm: true, sumAbs: 1},
+		filterCase{name: "sobel 7", kind: "sobel", ddepth: gpuimage.Depth32F, kw: 7, kh: 7, dx: 1, dy: 1, ksz: 7, scale: 1e-3, sumAbs: 1},
+		filterCase{name: "laplacian 5", kind: "laplacian", ddepth: gpuimage.Depth32F, kw: 5, kh: 5, ksz: 5, scale: 0.05, sumAbs: 1})
+	return cs
 }

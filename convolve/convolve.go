@@ -396,9 +396,8 @@ func (p *plan) run(src, dst *gpuimage.Image, ddepth gpuimage.Depth, border Borde
 	if p.border < BorderConstant || p.border > BorderReflect101 {
 		return p.fail(fmt.Errorf("%w: %v", ErrBadBorder, border))
 	}
-	if p.kw > s.Cols && p.kh > s.Rows {
-		return p.fail(fmt.Errorf("%w: the %dx%d kernel is larger than the %dx%d image", ErrBadKernel, p.kw, p.kh, s.Cols, s.Rows))
-	}
+	// A kernel larger than the image is filtered as OpenCV filters it: the border
+	// rule maps every tap (reflections repeat as often as needed).
 	for c, v := range core.BorderValueOf(opts) {
 		p.value[c] = cpu.ScalarValue(s.Depth, v)
 	}

@@ -83,9 +83,6 @@ func matchCPU(t *testing.T, types []gpuimage.MatType) {
 				if big && sz != [2]int{300, 451} && sz != [2]int{1, 37} {
 					continue
 				}
-				if c.kw > sz[1] && c.kh > sz[0] {
-					continue
-				}
 				for _, roi := range []bool{false, true} {
 					for bi, b := range borders {
 						if big && bi%2 == 1 {
@@ -100,6 +97,25 @@ func matchCPU(t *testing.T, types []gpuimage.MatType) {
 		}
 	}
 	t.Logf("%d cases checked", checked)
+}
+
+// Kernels larger than the image on both devices, every border (wrap too), whole
+// images and views; 41x41 takes the frequency-domain route on CUDA.
+func TestCUDASmallImages(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4, gpuimage.CV16UC1, gpuimage.CV32FC1} {
+		for _, c := range append(smallCases(r), cases(r, mt.Depth())...) {
+			for _, sz := range smallSizes {
+				for _, roi := range []bool{false, true} {
+					for _, b := range borders {
+						name := fmt.Sprintf("%v/%s/%dx%d/roi=%v/%v", mt, c.name, sz[1], sz[0], roi, b)
+						compareDevices(t, r, gpu, name, c, mt, sz[0], sz[1], roi, b)
+					}
+				}
+			}
+		}
+	}
 }
 
 // bigGaussian has a 67x67 kernel on 8-bit images: past the tiled separable kernel,
@@ -214,9 +230,6 @@ func TestCUDAPackedExact(t *testing.T) {
 	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4} {
 		for _, c := range calls {
 			for _, sz := range sizes {
-				if sz[0] < 5 && sz[1] < 5 { // kernels larger than the image are refused
-					continue
-				}
 				for _, roi := range []bool{false, true} {
 					for _, b := range borders {
 						name := fmt.Sprintf("%v/%s/%dx%d/roi=%v/%v", mt, c.name, sz[0], sz[1], roi, b)

@@ -110,7 +110,7 @@ func abs(x float64) float64 {
 	return x
 }
 
-func encodeWith(t *testing.T, img image.Image, enc func(*bytes.Buffer, image.Image) error) []byte {
+func encodeWith(t testing.TB, img image.Image, enc func(*bytes.Buffer, image.Image) error) []byte {
 	var b bytes.Buffer
 	if err := enc(&b, img); err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func encodeWith(t *testing.T, img image.Image, enc func(*bytes.Buffer, image.Ima
 
 // fixtures returns files of every kind the decoders must agree on, with odd sizes,
 // and truncated and bomb files of each format.
-func fixtures(t *testing.T, r *rand.Rand) []fixture {
+func fixtures(t testing.TB, r *rand.Rand) []fixture {
 	var fs []fixture
 	add := func(name string, data []byte, typ gpuimage.MatType) {
 		fs = append(fs, fixture{name: name, data: data, typ: typ})
