@@ -33,8 +33,14 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 	if err := s.Check(); err != nil {
 		return fmt.Errorf("colorconv.CvtColor %v: %w", code, err)
 	}
-	if src == dst {
-		return fmt.Errorf("colorconv.CvtColor %v: dst must not be src", code)
+	if d := core.StateOf(dst); d != nil && (src == dst || core.Overlaps(s, d)) {
+		// In place, or into a view overlapping the source: convert into a new image.
+		tmp := &gpuimage.Image{}
+		defer tmp.Close()
+		if err := CvtColor(src, tmp, code, opts...); err != nil {
+			return err
+		}
+		return wrapErr("colorconv.CvtColor", tmp.CopyTo(dst, opts...))
 	}
 	if !strings.Contains(" "+sp.depths+" ", " "+s.Depth.String()+" ") {
 		return fmt.Errorf("colorconv.CvtColor %v: %w: depth %v (this code takes %s)", code, gpuimage.ErrBadType, s.Depth, sp.depths)
@@ -178,4 +184,12 @@ func pixelsPerThread(fam family, d core.Depth) int {
 func launch(str core.Stream, name string, px int, s, d *core.State, extra ...any) error {
 	args := append([]any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, vecWidth(s, d)}, extra...)
 	return s.Dev.Launch(str, name, core.Grid((s.Cols+px-1)/px, s.Rows, 128), [3]int{128, 1, 1}, 0, args...)
+}
+
+// wrapErr prefixes err with the call's name (nil stays nil).
+func wrapErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", op, err)
 }

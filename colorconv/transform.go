@@ -20,8 +20,13 @@ func Transform(src, dst *gpuimage.Image, m [][]float64, opts ...gpuimage.Option)
 	if err := s.Check(); err != nil {
 		return fmt.Errorf("colorconv.Transform: %w", err)
 	}
-	if src == dst {
-		return fmt.Errorf("colorconv.Transform: dst must not be src")
+	if d := core.StateOf(dst); d != nil && (src == dst || core.Overlaps(s, d)) {
+		tmp := &gpuimage.Image{}
+		defer tmp.Close()
+		if err := Transform(src, tmp, m, opts...); err != nil {
+			return err
+		}
+		return wrapErr("colorconv.Transform", tmp.CopyTo(dst, opts...))
 	}
 	dcn := len(m)
 	if s.Chans == 2 {

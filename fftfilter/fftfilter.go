@@ -57,6 +57,9 @@ func GetOptimalDFTSize(n int) int {
 		return 1
 	}
 	const limit = 1 << 30
+	if n > limit {
+		return -1
+	}
 	best := -1
 	for p5 := 1; p5 < 2*limit; p5 *= 5 {
 		for p35 := p5; p35 < 2*limit; p35 *= 3 {
@@ -288,13 +291,14 @@ func mulSpectrums(a, b, dst *gpuimage.Image, flags Flags, conj bool, opts []gpui
 		return core.ErrNil
 	}
 	// Each output element is computed from the same elements of a and b only, so
-	// dst may be a or b.
-	if d.Buf == nil || (d.Buf != sa.Buf && d.Buf != sb.Buf) {
+	// dst may be a or b; a dst shifted against either goes through a new image.
+	if core.PartlyOverlaps(d, sa) || core.PartlyOverlaps(d, sb) {
+		return throughNew(dst, opts, func(tmp *gpuimage.Image) error { return mulSpectrums(a, b, tmp, flags, conj, opts) })
+	}
+	if !core.SameView(d, sa) && !core.SameView(d, sb) {
 		if err := d.Create(sa.Dev, sa.Rows, sa.Cols, sa.Depth, sa.Chans); err != nil {
 			return err
 		}
-	} else if d.Layout != sa.Layout && d.Layout != sb.Layout {
-		return fmt.Errorf("dst overlaps an input without being it")
 	}
 	j.dst = d
 	return core.Run(sa.Dev, opts, []*core.State{sa, sb, d}, func(str core.Stream) error {
@@ -356,12 +360,13 @@ func polar(x, y, dst *gpuimage.Image, mode int, opts []gpuimage.Option) error {
 	if d == nil {
 		return core.ErrNil
 	}
-	if d.Buf == nil || (d.Buf != sx.Buf && d.Buf != sy.Buf) {
+	if core.PartlyOverlaps(d, sx) || core.PartlyOverlaps(d, sy) {
+		return throughNew(dst, opts, func(tmp *gpuimage.Image) error { return polar(x, y, tmp, mode, opts) })
+	}
+	if !core.SameView(d, sx) && !core.SameView(d, sy) {
 		if err := d.Create(sx.Dev, sx.Rows, sx.Cols, sx.Depth, sx.Chans); err != nil {
 			return err
 		}
-	} else if d.Layout != sx.Layout && d.Layout != sy.Layout {
-		return fmt.Errorf("dst overlaps an input without being it")
 	}
 	return core.Run(sx.Dev, opts, []*core.State{sx, sy, d}, func(str core.Stream) error {
 		if sx.Dev.IsCPU() {
@@ -404,4 +409,15 @@ func PadToOptimal(src, dst *gpuimage.Image, opts ...gpuimage.Option) error {
 		return fmt.Errorf("fftfilter.PadToOptimal: %w", err)
 	}
 	return nil
+}
+
+// throughNew runs fn into a new image and copies the result to dst (for outputs
+// that overlap an input in a way the operation cannot write through).
+func throughNew(dst *gpuimage.Image, opts []gpuimage.Option, fn func(tmp *gpuimage.Image) error) error {
+	tmp := &gpuimage.Image{}
+	defer tmp.Close()
+	if err := fn(tmp); err != nil {
+		return err
+	}
+	return tmp.CopyTo(dst, opts...)
 }

@@ -161,6 +161,19 @@ func (im *Image) CopyTo(dst *Image, opts ...Option) error {
 		return opError("CopyTo", err)
 	}
 	d := dst.state()
+	if d == nil {
+		return opError("CopyTo", ErrNil)
+	}
+	if core.Overlaps(s, d) && !(d.Off == s.Off && d.Pitch == s.Pitch && d.Layout == s.Layout) {
+		// Overlapping views of one parent: a 2-D copy between them is undefined, so
+		// the pixels go through a new image.
+		tmp := &Image{}
+		defer tmp.Close()
+		if err := im.CopyTo(tmp, opts...); err != nil {
+			return err
+		}
+		return tmp.CopyTo(dst, opts...)
+	}
 	if err := d.Create(s.Dev, s.Rows, s.Cols, s.Depth, s.Chans); err != nil {
 		return opError("CopyTo", err)
 	}

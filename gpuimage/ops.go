@@ -61,16 +61,18 @@ func (im *Image) ConvertTo(dst *Image, d Depth, alpha, beta float64, opts ...Opt
 			return s.Dev.Launch(str, name, core.Grid((n+7)/8, s.Rows, 256), [3]int{256, 1, 1}, 0,
 				s.Ptr(), s.Pitch, out.Ptr(), out.Pitch, s.Rows, n, a, b)
 		})
-	}))
+	}, opts...))
 }
 
-// intoDst runs fn on dst's state, or, when dst is src itself and fn would have to
-// reallocate it, on a new image that then replaces dst's contents.
-func intoDst(src, dst *Image, fn func(out *core.State) error) error {
+// intoDst runs fn on dst's state, or, when dst shares memory with src (src itself
+// or an overlapping view of one parent), on a new image: when dst is src it then
+// replaces dst's contents, else it is copied into dst (a view of the right size and
+// type keeps writing into its parent).
+func intoDst(src, dst *Image, fn func(out *core.State) error, opts ...Option) error {
 	if dst == nil {
 		return ErrNil
 	}
-	if dst != src {
+	if dst != src && !core.Overlaps(&dst.st, &src.st) {
 		return fn(&dst.st)
 	}
 	tmp := &Image{}
@@ -78,9 +80,13 @@ func intoDst(src, dst *Image, fn func(out *core.State) error) error {
 		tmp.Close()
 		return err
 	}
-	dst.st.Release()
-	dst.st = tmp.st
-	return nil
+	if dst == src {
+		dst.st.Release()
+		dst.st = tmp.st
+		return nil
+	}
+	defer tmp.Close()
+	return tmp.CopyTo(dst, opts...)
 }
 
 // shuffle builds each channel c of dst (dcn channels) from src channel m[c], or from
@@ -110,7 +116,7 @@ func shuffle(op string, src, dst *Image, dcn int, m [4]int, fill float32, opts [
 			return s.Dev.Launch(str, "gi_shuffle_"+core.KernelSuffix(s.Depth), core.Grid(s.Cols, s.Rows, 128), [3]int{128, 1, 1}, 0,
 				s.Ptr(), s.Pitch, s.Chans, out.Ptr(), out.Pitch, dcn, s.Rows, s.Cols, packed, fill)
 		})
-	}))
+	}, opts...))
 }
 
 // AddAlpha writes im (3 channels) to dst with a fourth, opaque channel: 255, 65535,
@@ -182,9 +188,17 @@ func Merge(srcs []*Image, dst *Image, opts ...Option) error {
 		}
 		states[i] = s
 	}
-	for _, im := range srcs {
-		if im == dst {
-			return opError("Merge", fmt.Errorf("the output is also an input"))
+	if dst == nil {
+		return opError("Merge", ErrNil)
+	}
+	for _, s := range states {
+		if s == &dst.st || core.Overlaps(s, &dst.st) { // merge into a new image, then copy
+			tmp := &Image{}
+			defer tmp.Close()
+			if err := Merge(srcs, tmp, opts...); err != nil {
+				return err
+			}
+			return opError("Merge", tmp.CopyTo(dst, opts...))
 		}
 	}
 	d := dst.state()

@@ -228,3 +228,26 @@ func ComputeCapability(dev Backend) (int, int) {
 	in, _ := cachedInfo(dev)
 	return in.ComputeCapability[0], in.ComputeCapability[1]
 }
+
+// Overlaps reports whether a and b are images whose pixel bytes may share memory:
+// the same buffer and intersecting byte ranges (views of one parent side by side in
+// the same rows count as overlapping: conservative, never wrong).
+func Overlaps(a, b *State) bool {
+	if a == nil || b == nil || a.Buf == nil || a.Buf != b.Buf || a.Empty() || b.Empty() {
+		return false
+	}
+	end := func(s *State) int { return s.Off + (s.Rows-1)*s.Pitch + s.RowBytes() }
+	return a.Off < end(b) && b.Off < end(a)
+}
+
+// PartlyOverlaps reports whether a and b share pixel memory without being the same
+// view: an element-by-element operation may write an input in place, but not an
+// output shifted against it.
+func PartlyOverlaps(a, b *State) bool {
+	return Overlaps(a, b) && (a.Off != b.Off || a.Pitch != b.Pitch || a.Rows != b.Rows || a.RowBytes() != b.RowBytes())
+}
+
+// SameView reports whether a and b are the same pixels of the same buffer.
+func SameView(a, b *State) bool {
+	return a.Buf != nil && a.Buf == b.Buf && a.Layout == b.Layout
+}

@@ -44,6 +44,9 @@ func (b *Backend) Alloc(size int) (buf *core.Buffer, err error) {
 	if size < 0 {
 		return nil, fmt.Errorf("cpu: negative allocation size %d", size)
 	}
+	if int64(size) > hostMemory() {
+		return nil, &core.OutOfMemoryError{Device: "cpu", Bytes: int64(size), Total: hostMemory()}
+	}
 	defer func() {
 		// make panics with "out of memory" or "len out of range" for absurd sizes;
 		// the runtime aborts outright for real exhaustion, which no code can catch.
@@ -56,9 +59,16 @@ func (b *Backend) Alloc(size int) (buf *core.Buffer, err error) {
 	return buf, nil
 }
 
-// AllocHost implements core.Backend.
-func (*Backend) AllocHost(size int) ([]byte, func() error, error) {
-	return make([]byte, size), func() error { return nil }, nil
+// AllocHost implements core.Backend: ordinary Go memory on the CPU device.
+func (b *Backend) AllocHost(size int) ([]byte, func() error, error) {
+	if size <= 0 {
+		return nil, nil, fmt.Errorf("cpu: host buffer of %d bytes", size)
+	}
+	buf, err := b.Alloc(size)
+	if err != nil {
+		return nil, nil, err
+	}
+	return buf.Host, func() error { return nil }, nil
 }
 
 // Copy2D implements core.Backend.
