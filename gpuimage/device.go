@@ -83,3 +83,34 @@ func (i DeviceInfo) String() string {
 		i.Device, i.Name, i.ComputeCapability[0], i.ComputeCapability[1], i.MultiProcessors,
 		core.HumanBytes(i.TotalMemory), core.HumanBytes(i.FreeMemory), i.DriverVersion/1000, i.DriverVersion%1000/10)
 }
+
+// MemoryStats is the image memory a device holds, in bytes.
+type MemoryStats struct {
+	InUse      int64 // held by open images and buffers
+	Cached     int64 // freed and kept for reuse (CUDA devices)
+	Peak       int64 // the most held at once, in use and cached, since the device opened
+	CacheLimit int64 // the most a CUDA device keeps for reuse (SetCacheLimit, GPUIMG_CACHE_LIMIT)
+}
+
+func (m MemoryStats) String() string {
+	return fmt.Sprintf("in use %s, cached %s (limit %s), peak %s", core.HumanBytes(m.InUse), core.HumanBytes(m.Cached),
+		core.HumanBytes(m.CacheLimit), core.HumanBytes(m.Peak))
+}
+
+// MemoryStats reports the image memory the device holds. A CUDA device keeps
+// freed blocks for reuse, up to its cache limit (by default the smaller of 1 GiB
+// and a tenth of the GPU's memory), so that a pipeline of calls does not allocate
+// each time; what is over the limit goes back to the driver.
+func (d *Device) MemoryStats() MemoryStats {
+	m := d.b.MemoryStats()
+	return MemoryStats{InUse: m.InUse, Cached: m.Cached, Peak: m.Peak, CacheLimit: m.CacheLimit}
+}
+
+// ReleaseCache gives the memory kept for reuse back to the driver (after waiting
+// for the device's queued work). The CPU device keeps none.
+func (d *Device) ReleaseCache() error { return d.b.ReleaseCache() }
+
+// SetCacheLimit bounds the memory a CUDA device keeps for reuse to n bytes (0
+// keeps none), giving back at once what is over it. The variable
+// GPUIMG_CACHE_LIMIT (bytes, or with a K, M or G suffix) sets it at start-up.
+func (d *Device) SetCacheLimit(n int64) error { return d.b.SetCacheLimit(n) }

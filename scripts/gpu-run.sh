@@ -4,6 +4,8 @@
 #   memcheck and racecheck, CLI smoke tests and the 200-image batch against OpenCV;
 # PART=bench: the benchmarks at 1080p, 4K and 8K with their peers (NPP, OpenCV,
 #   PyTorch, CuPy), the report (tables and plots) and ncu profiles;
+# PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
+#   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
 # CSV, report, batch results, summary) and logs.tgz. Ends with a summary.
 set -u
@@ -26,7 +28,14 @@ step() { # step NAME COMMAND...: runs it, logs to $out/NAME.log, records PASS/FA
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 part=${PART:-all}
 cli=.gpu/gpuimg
-if [ "$part" != bench ]; then
+if [ "$part" = pipeline ]; then
+  for b in bench-before bench; do
+    [ -x ".gpu/$b" ] || continue
+    step "pipeline-$b" .gpu/$b -only pipeline -sizes 1920x1080,3840x2160 -reps 30 -o "$out/pipeline-$b.csv"
+    grep -h pipeline "$out/pipeline-$b.csv" | cut -d, -f1-8
+  done
+fi
+if [ "$part" = tests ] || [ "$part" = all ]; then
 
 for t in .gpu/tests/*.test; do
   name=$(basename "$t" .test); dir=$(cat "${t%.test}.dir")
@@ -55,11 +64,24 @@ fi
 step cli-info $cli info
 step cli-convert bash -c "$cli convert testdata/images/chelsea.png -o '$out/chelsea32.tiff' -depth 8U -alpha 0.5 -device cuda && $cli convert testdata/images/chelsea.png -o '$out/chelsea-cpu.tiff' -depth 8U -alpha 0.5 -device cpu && cmp '$out/chelsea32.tiff' '$out/chelsea-cpu.tiff'"
 step cli-bad-input bash -c "$cli convert nope.png -o '$out/x.png'; test \$? = 1 && $cli bogus; test \$? = 2"
+# Files as OpenCV 5 reads them: an RGB PNG is 3 channels (HSV there and back), a
+# 16-bit PNG stays 16-bit, a 32F result is refused as PNG and written as TIFF; a
+# bomb header in a batch is reported and the rest are written.
+step cli-read-write bash -c "set -e; $cli cvtcolor testdata/images/chelsea.png -o '$out/hsv.png' -code BGR2HSV; $cli cvtcolor '$out/hsv.png' -o '$out/back.png' -code HSV2BGR
+  python3 -c \"import cv2,sys; a=cv2.imread('$out/back.png',cv2.IMREAD_UNCHANGED); b=cv2.cvtColor(cv2.cvtColor(cv2.imread('testdata/images/chelsea.png'),cv2.COLOR_BGR2HSV),cv2.COLOR_HSV2BGR); d=int(abs(a.astype(int)-b).max()); print(a.shape, 'max difference from cv2', d); sys.exit(a.shape!=b.shape or d>2)\"
+  python3 -c \"import cv2,numpy as np; cv2.imwrite('$out/g16.png', np.random.randint(0,65535,(37,45),np.uint16)); open('$out/bomb.png','wb').write(open('$out/g16.png','rb').read()[:16]+(100000).to_bytes(4,'big')*2+open('$out/g16.png','rb').read()[24:])\"
+  $cli convert '$out/g16.png' -o '$out/g16-out.png' -depth 16U
+  python3 -c \"import cv2,sys; a=cv2.imread('$out/g16-out.png',cv2.IMREAD_UNCHANGED); b=cv2.imread('$out/g16.png',cv2.IMREAD_UNCHANGED); print(a.dtype, a.shape); sys.exit(a.dtype!=b.dtype or (a!=b).any())\"
+  ! $cli convert '$out/g16.png' -o '$out/f.png' -depth 32F
+  $cli convert '$out/g16.png' -o '$out/f.tiff' -depth 32F -alpha 0.001
+  python3 -c \"import cv2,sys; a=cv2.imread('$out/f.tiff',cv2.IMREAD_UNCHANGED); print(a.dtype, a.shape); sys.exit(str(a.dtype)!='float32')\"
+  mkdir -p '$out/b'; cp '$out/bomb.png' testdata/images/camera.png '$out/b/'
+  $cli run '$out/b' -o '$out/bo/' gaussian 2>'$out/bomb.err' && exit 1; cat '$out/bomb.err'; grep -q 'too large' '$out/bomb.err'; test -f '$out/bo/camera.png'"
 # A 3-step pipeline on CUDA against the CPU device (within ±1).
 step cli-pipeline bash -c "for d in cuda cpu; do $cli run testdata/images/chelsea.png -o '$out/pipe-'\$d.png -device \$d cvtcolor:BGR2HSV gaussian:ksize=5 lowpass:cutoff=80 -timing || exit 1; done; python3 -c \"import cv2,numpy as np,sys; a,b=(cv2.imread('$out/pipe-'+d+'.png').astype(int) for d in ('cuda','cpu')); m=int(abs(a-b).max()); print('max difference', m); sys.exit(m>1)\""
 fi
 
-if [ "$part" != tests ]; then
+if [ "$part" = bench ] || [ "$part" = all ]; then
 sizes="1920x1080 3840x2160 7680x4320"
 
 # Large 2-D kernels run directly here (no frequency-domain route), so the

@@ -24,6 +24,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/fftfilter"
 	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
 )
 
 // Exit codes.
@@ -270,6 +271,10 @@ func cmdInfo(args []string, stdout, stderr io.Writer) int {
 			return exitFail
 		}
 		fmt.Fprintln(stdout, in)
+		fmt.Fprintf(stdout, "  image memory: %v\n", d.MemoryStats())
+	}
+	if _, _, err := core.CacheLimitFromEnv(); err != nil {
+		fmt.Fprintf(stderr, "gpuimg info: %v (the default limit applies)\n", err)
 	}
 	if n > 0 {
 		if lib, v, err := fftfilter.CUFFTVersion(); err != nil {

@@ -3,6 +3,9 @@ package core
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +41,59 @@ type Backend interface {
 	DefaultStream() Stream
 	// Launch runs the named kernel of the embedded module (CUDA only).
 	Launch(s Stream, kernel string, grid, block [3]int, shmem int, args ...any) error
+
+	// MemoryStats reports the image memory the device holds.
+	MemoryStats() MemoryStats
+	// ReleaseCache gives back the memory kept for reuse.
+	ReleaseCache() error
+	// SetCacheLimit bounds the memory kept for reuse to n bytes.
+	SetCacheLimit(n int64) error
+}
+
+// MemoryStats is a device's image memory as gpuimg holds it, in bytes.
+type MemoryStats struct {
+	InUse      int64 // held by live images and buffers
+	Cached     int64 // freed and kept for reuse (CUDA)
+	Peak       int64 // the most held at once, in use and cached
+	CacheLimit int64 // the most that may be cached
+}
+
+// CacheLimitEnv names the variable that sets the CUDA devices' cache limit.
+const CacheLimitEnv = "GPUIMG_CACHE_LIMIT"
+
+// CacheLimitFromEnv reads GPUIMG_CACHE_LIMIT: bytes, or a number with a K, M or G
+// suffix (powers of 1024). ok is false when it is unset or malformed.
+func CacheLimitFromEnv() (n int64, ok bool, err error) {
+	v := strings.TrimSpace(os.Getenv(CacheLimitEnv))
+	if v == "" {
+		return 0, false, nil
+	}
+	n, err = ParseBytes(v)
+	if err != nil {
+		return 0, false, fmt.Errorf("%s=%q: %v", CacheLimitEnv, v, err)
+	}
+	return n, true, nil
+}
+
+// ParseBytes reads a size such as 512M, 1G, 1.5G or 4096.
+func ParseBytes(v string) (int64, error) {
+	mult := 1.0
+	switch strings.ToUpper(v[len(v)-1:]) {
+	case "K":
+		mult = 1 << 10
+	case "M":
+		mult = 1 << 20
+	case "G":
+		mult = 1 << 30
+	}
+	if mult != 1 {
+		v = v[:len(v)-1]
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || f < 0 || f*mult > 1<<62 || f != f {
+		return 0, fmt.Errorf("not a size in bytes (such as 512M or 1G)")
+	}
+	return int64(f * mult), nil
 }
 
 // Info describes a device.

@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 )
 
 // Backend is the CPU device.
-type Backend struct{}
+type Backend struct {
+	inUse, peak atomic.Int64 // bytes of live image buffers, and their most
+}
 
 var the = &Backend{}
 
@@ -54,9 +57,31 @@ func (b *Backend) Alloc(size int) (buf *core.Buffer, err error) {
 			buf, err = nil, &core.OutOfMemoryError{Device: "cpu", Bytes: int64(size)}
 		}
 	}()
-	buf = core.NewBuffer(b, size, nil)
+	buf = core.NewBuffer(b, size, b.release)
 	buf.Host = make([]byte, size)
+	n := b.inUse.Add(int64(size))
+	for p := b.peak.Load(); n > p && !b.peak.CompareAndSwap(p, n); p = b.peak.Load() {
+	}
 	return buf, nil
+}
+
+func (b *Backend) release(buf *core.Buffer) { b.inUse.Add(-int64(buf.Size)) }
+
+// MemoryStats implements core.Backend: Go memory held by images (the Go runtime
+// frees it; nothing is cached).
+func (b *Backend) MemoryStats() core.MemoryStats {
+	return core.MemoryStats{InUse: b.inUse.Load(), Peak: b.peak.Load()}
+}
+
+// ReleaseCache implements core.Backend: the CPU device caches nothing.
+func (*Backend) ReleaseCache() error { return nil }
+
+// SetCacheLimit implements core.Backend: the CPU device caches nothing.
+func (*Backend) SetCacheLimit(n int64) error {
+	if n < 0 {
+		return fmt.Errorf("cpu: negative cache limit %d", n)
+	}
+	return nil
 }
 
 // AllocHost implements core.Backend: ordinary Go memory on the CPU device.
