@@ -4,6 +4,7 @@
 #   memcheck and racecheck, CLI smoke tests and the 200-image batch against OpenCV;
 # PART=bench: the benchmarks at 1080p, 4K and 8K with their peers (NPP, OpenCV,
 #   PyTorch, CuPy), the report (tables and plots) and ncu profiles;
+# PART=cli: the CLI's tests and smoke steps only;
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -60,7 +61,9 @@ if [ -x "$san" ]; then
   step sanitizer-fftfilter-filters bash -c "cd fftfilter && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$f' -test.run 'CUDA(DFT|Filters|Convolve)' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter2.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter2.err'; exit \$r"
   step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
 fi
-
+fi
+if [ "$part" = tests ] || [ "$part" = all ] || [ "$part" = cli ]; then
+[ "$part" = cli ] && step test-cmd_gpuimg bash -c "cd cmd/gpuimg && '$root/.gpu/tests/cmd_gpuimg.test' -test.count=1"
 step cli-info $cli info
 step cli-convert bash -c "$cli convert testdata/images/chelsea.png -o '$out/chelsea32.tiff' -depth 8U -alpha 0.5 -device cuda && $cli convert testdata/images/chelsea.png -o '$out/chelsea-cpu.tiff' -depth 8U -alpha 0.5 -device cpu && cmp '$out/chelsea32.tiff' '$out/chelsea-cpu.tiff'"
 step cli-bad-input bash -c "$cli convert nope.png -o '$out/x.png'; test \$? = 1 && $cli bogus; test \$? = 2"
@@ -71,7 +74,7 @@ step cli-read-write bash -c "set -e; $cli cvtcolor testdata/images/chelsea.png -
   python3 -c \"import cv2,sys; a=cv2.imread('$out/back.png',cv2.IMREAD_UNCHANGED); b=cv2.cvtColor(cv2.cvtColor(cv2.imread('testdata/images/chelsea.png'),cv2.COLOR_BGR2HSV),cv2.COLOR_HSV2BGR); d=int(abs(a.astype(int)-b).max()); print(a.shape, 'max difference from cv2', d); sys.exit(a.shape!=b.shape or d>2)\"
   python3 -c \"import cv2,numpy as np; cv2.imwrite('$out/g16.png', np.random.randint(0,65535,(37,45),np.uint16)); open('$out/bomb.png','wb').write(open('$out/g16.png','rb').read()[:16]+(100000).to_bytes(4,'big')*2+open('$out/g16.png','rb').read()[24:])\"
   $cli convert '$out/g16.png' -o '$out/g16-out.png' -depth 16U
-  python3 -c \"import cv2,sys; a=cv2.imread('$out/g16-out.png',cv2.IMREAD_UNCHANGED); b=cv2.imread('$out/g16.png',cv2.IMREAD_UNCHANGED); print(a.dtype, a.shape); sys.exit(a.dtype!=b.dtype or (a!=b).any())\"
+  python3 -c \"import cv2,sys; a=cv2.imread('$out/g16-out.png',cv2.IMREAD_UNCHANGED); b=cv2.imread('$out/g16.png',cv2.IMREAD_UNCHANGED); print(a.dtype, a.shape); sys.exit(int(a.dtype!=b.dtype or (a!=b).any()))\"
   ! $cli convert '$out/g16.png' -o '$out/f.png' -depth 32F
   $cli convert '$out/g16.png' -o '$out/f.tiff' -depth 32F -alpha 0.001
   python3 -c \"import cv2,sys; a=cv2.imread('$out/f.tiff',cv2.IMREAD_UNCHANGED); print(a.dtype, a.shape); sys.exit(str(a.dtype)!='float32')\"

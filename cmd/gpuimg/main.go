@@ -83,7 +83,13 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() { // a bug must never look like a usage error (exit 2, Go's panic status)
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "gpuimg: internal error (please report it): %v\n", p)
+			code = exitFail
+		}
+	}()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
 		return exitUsage

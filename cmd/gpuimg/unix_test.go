@@ -7,8 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
@@ -94,11 +96,43 @@ func TestBatchBadFiles(t *testing.T) {
 	}
 }
 
-// Every gpuimg command in the README's console session runs as shown, in a folder
-// holding the test images, with the exit status the README shows.
-func TestREADMECommands(t *testing.T) {
+// SIGINT in the middle of a batch removes the temporary files being written and
+// ends with status 130; a later batch over the output folder reads only images.
+func TestInterruptedBatch(t *testing.T) {
+	bin := buildCLI(t)
+	in, out := t.TempDir(), t.TempDir()
+	b, _ := os.ReadFile(filepath.Join(images, "astronaut.png"))
+	for i := 0; i < 40; i++ {
+		os.WriteFile(filepath.Join(in, "im"+strconv.Itoa(i)+".png"), b, 0o644)
+	}
+	cmd := exec.Command(bin, "run", in, "-o", out+"/", "-device", "cpu", "-q", "-jobs", "2", "lowpass:cutoff=30", "gaussian:ksize=15")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("interrupted batch: %v, want exit status 130", err)
+	}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if isTempName(e.Name()) {
+			t.Errorf("temporary file left after SIGINT: %s", e.Name())
+		}
+	}
+}
+
+// buildCLI builds the command into a temporary folder (skipping where there is no
+// Go toolchain, as on GPU hosts).
+func buildCLI(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the CLI")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no Go toolchain to build the CLI with (GPU hosts)")
 	}
 	bin := filepath.Join(t.TempDir(), "gpuimg")
 	build := exec.Command("go", "build", "-o", bin)
@@ -108,6 +142,13 @@ func TestREADMECommands(t *testing.T) {
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, b)
 	}
+	return bin
+}
+
+// Every gpuimg command in the README's console session runs as shown, in a folder
+// holding the test images, with the exit status the README shows.
+func TestREADMECommands(t *testing.T) {
+	bin := buildCLI(t)
 	f, err := os.Open("../../README.md")
 	if err != nil {
 		t.Fatal(err)
