@@ -36,6 +36,20 @@ if [ "$part" = pipeline ]; then
     grep -h pipeline "$out/pipeline-$b.csv" | cut -d, -f1-8
   done
 fi
+if [ "$part" = jpeg ]; then
+  # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),
+  # then 100 such files through the CLI's 3-step pipeline against OpenCV on 16
+  # threads, and the CLI with its Go codecs (GPUIMG_NVJPEG=off), in the same run.
+  step codec-bench bash -c "cd codec && '$root/.gpu/tests/codec.test' -test.run XXX -test.bench CUDA -test.benchtime 4s"
+  grep -E "^Benchmark" "$out/codec-bench.log"
+  tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 8000000 ] 2>/dev/null && tmp=/dev/shm
+  step jpeg-gen python3 bench/peers/batch_bench.py gen $tmp/gi-jpg 100 3840 2160 jpg
+  step jpeg-gpuimg bash -c "$cli run $tmp/gi-jpg -o $tmp/gi-jpg-out/ -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-jpeg-gpuimg.json' && cat '$out/batch-jpeg-gpuimg.json'"
+  step jpeg-opencv bash -c "python3 bench/peers/batch_bench.py opencv $tmp/gi-jpg $tmp/gi-jpg-cv 16 | tee '$out/batch-jpeg-opencv.json'"
+  step jpeg-gpuimg-go bash -c "GPUIMG_NVJPEG=off $cli run $tmp/gi-jpg -o $tmp/gi-jpg-go/ -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-jpeg-gpuimg-go.json' && cat '$out/batch-jpeg-gpuimg-go.json'"
+  python3 -c "import cv2,numpy as np; a=cv2.imread('$tmp/gi-jpg-out/img0000.jpg'); b=cv2.imread('$tmp/gi-jpg-cv/img0000.jpg'); print('nvJPEG pipeline against OpenCV pipeline: mean abs diff', np.abs(a.astype(int)-b).mean(), 'sizes', __import__('os').path.getsize('$tmp/gi-jpg-out/img0000.jpg'), __import__('os').path.getsize('$tmp/gi-jpg-cv/img0000.jpg'))"
+  rm -rf $tmp/gi-jpg*
+fi
 if [ "$part" = tests ] || [ "$part" = all ]; then
 
 for t in .gpu/tests/*.test; do

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/image/tiff"
 	"golang.org/x/image/webp"
 
+	"github.com/gpuimg/gpuimg/codec"
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
@@ -26,8 +27,8 @@ import (
 // alpha channel the file does not have; with readColor 8-bit BGR, with readGray
 // 8-bit gray, both turned by the EXIF orientation as OpenCV turns them. JPEG colour
 // is converted as libjpeg-turbo converts it (fancy upsampling of 4:2:0 and 4:2:2
-// chroma, its fixed-point YCbCr → RGB), so results agree within ±1 (the IDCTs
-// differ in rounding).
+// chroma, its fixed-point YCbCr → RGB: codec.YCbCrToBGR), so results agree within
+// ±1 in luma and ±3 in colour (the IDCTs differ in rounding).
 
 var decoders = map[string]func([]byte) (image.Image, error){
 	"png":  func(b []byte) (image.Image, error) { return png.Decode(bytes.NewReader(b)) },
@@ -167,11 +168,11 @@ func decodeGoUnchanged(data []byte, h header) (pixels, error) {
 	case *image.Gray16:
 		return pixels{rows: ht, cols: w, typ: gpuimage.CV16UC1, data: swap16(packRows(src.Pix, src.Stride, 2*w, ht))}, nil
 	case *image.YCbCr:
-		return ycbcrToBGR(src), nil
+		return pixels{rows: ht, cols: w, typ: gpuimage.CV8UC3, data: codec.YCbCrToBGR(src)}, nil
 	case *image.Paletted:
 		return palettedPixels(src, h), nil
 	case *image.CMYK:
-		return cmykToBGR(src), nil
+		return pixels{rows: ht, cols: w, typ: gpuimage.CV8UC3, data: codec.CMYKToBGR(src)}, nil
 	}
 	// Everything else through NRGBA(64), keeping the channels the file has.
 	cn, deep := 3, false
@@ -333,132 +334,6 @@ func nrgba64Pixels(img image.Image, cn int) pixels {
 	return pixels{rows: ht, cols: w, typ: gpuimage.MakeType(gpuimage.Depth16U, cn), data: out}
 }
 
-// ycbcrToBGR converts a decoded JPEG as libjpeg-turbo does by default: "fancy"
-// (triangular) upsampling of 4:2:0 and 4:2:2 chroma more than 2 samples wide, then
-// its 16-bit fixed-point YCbCr → RGB tables. Other subsamplings replicate chroma.
-func ycbcrToBGR(m *image.YCbCr) pixels {
-	b := m.Bounds()
-	w, h := b.Dx(), b.Dy()
-	out := make([]byte, 3*w*h)
-	cb := make([]byte, w+2)
-	cr := make([]byte, w+2)
-	// libjpeg-turbo upsamples plainly (replicates) where chroma is at most 2 wide.
-	fancy := (w+1)/2 > 2
-	for y := 0; y < h; y++ {
-		switch {
-		case m.SubsampleRatio == image.YCbCrSubsampleRatio420 && fancy:
-			fancyRow420(m, y, w, h, cb, cr)
-		case m.SubsampleRatio == image.YCbCrSubsampleRatio422 && fancy:
-			fancyRow422(m.Cb[(y)*m.CStride:], w, cb)
-			fancyRow422(m.Cr[(y)*m.CStride:], w, cr)
-		default:
-			for x := 0; x < w; x++ {
-				o := m.COffset(b.Min.X+x, b.Min.Y+y)
-				cb[x], cr[x] = m.Cb[o], m.Cr[o]
-			}
-		}
-		yrow := m.Y[y*m.YStride:]
-		o := out[3*w*y:]
-		for x := 0; x < w; x++ {
-			o[3*x+2], o[3*x+1], o[3*x] = yccToRGB(yrow[x], cb[x], cr[x])
-		}
-	}
-	return pixels{rows: h, cols: w, typ: gpuimage.CV8UC3, data: out}
-}
-
-// fancyRow420 upsamples the chroma of output row y of a 4:2:0 image: 3:1 weights
-// towards the nearer chroma row (the edge rows stand in for the missing ones), then
-// 3:1 across columns, rounding as libjpeg-turbo's h2v2_fancy_upsample.
-func fancyRow420(m *image.YCbCr, y, w, h int, cb, cr []byte) {
-	cw, ch := (w+1)/2, (h+1)/2
-	r0 := y / 2
-	r1 := r0 - 1
-	if y%2 == 1 {
-		r1 = r0 + 1
-	}
-	r1 = max(0, min(r1, ch-1))
-	for _, pl := range [2]struct {
-		src []byte
-		dst []byte
-	}{{m.Cb, cb}, {m.Cr, cr}} {
-		in0, in1 := pl.src[r0*m.CStride:], pl.src[r1*m.CStride:]
-		col := func(c int) int { return 3*int(in0[c]) + int(in1[c]) }
-		for c := 0; c < cw; c++ {
-			this := col(c)
-			var left, right int
-			if c == 0 {
-				left = (this*4 + 8) >> 4
-			} else {
-				left = (this*3 + col(c-1) + 8) >> 4
-			}
-			if c == cw-1 {
-				right = (this*4 + 7) >> 4
-			} else {
-				right = (this*3 + col(c+1) + 7) >> 4
-			}
-			pl.dst[2*c], pl.dst[2*c+1] = byte(left), byte(right)
-		}
-	}
-}
-
-// fancyRow422 upsamples one 4:2:2 chroma row as libjpeg-turbo's h2v1_fancy_upsample.
-func fancyRow422(in []byte, w int, dst []byte) {
-	cw := (w + 1) / 2
-	for c := 0; c < cw; c++ {
-		v := int(in[c])
-		if c == 0 {
-			dst[0] = in[0]
-		} else {
-			dst[2*c] = byte((v*3 + int(in[c-1]) + 1) >> 2)
-		}
-		if c == cw-1 {
-			dst[2*c+1] = in[c]
-		} else {
-			dst[2*c+1] = byte((v*3 + int(in[c+1]) + 2) >> 2)
-		}
-	}
-}
-
-// cmykToBGR converts as OpenCV's CMYK → BGR step for JPEG (on libjpeg's inverted
-// CMYK, which is K' = 255 - K: R = K' - (C*K' >> 8), likewise G from M and B from Y).
-func cmykToBGR(m *image.CMYK) pixels {
-	b := m.Bounds()
-	w, h := b.Dx(), b.Dy()
-	out := make([]byte, 3*w*h)
-	for y := 0; y < h; y++ {
-		row := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
-		o := out[3*w*y:]
-		for x := 0; x < w; x++ {
-			c, mg, yl, k := int(row[4*x]), int(row[4*x+1]), int(row[4*x+2]), 255-int(row[4*x+3])
-			o[3*x+2], o[3*x+1], o[3*x] = byte(k-(c*k>>8)), byte(k-(mg*k>>8)), byte(k-(yl*k>>8))
-		}
-	}
-	return pixels{rows: h, cols: w, typ: gpuimage.CV8UC3, data: out}
-}
-
-// yccToRGB is libjpeg-turbo's ycc_rgb_convert: 16-bit fixed-point tables, the
-// green term rounded once.
-func yccToRGB(y, cb, cr byte) (r, g, b byte) {
-	const half = 1 << 15
-	x, z := int64(cb)-128, int64(cr)-128
-	fix := func(v float64) int64 { return int64(v*65536 + 0.5) }
-	yy := int64(y)
-	rr := yy + (fix(1.40200)*z+half)>>16
-	gg := yy + (-fix(0.34414)*x+half-fix(0.71414)*z)>>16
-	bb := yy + (fix(1.77200)*x+half)>>16
-	return clamp8(rr), clamp8(gg), clamp8(bb)
-}
-
-func clamp8(v int64) byte {
-	if v < 0 {
-		return 0
-	}
-	if v > 255 {
-		return 255
-	}
-	return byte(v)
-}
-
 // to8U converts 16U and 16S (the high byte of the sample, as OpenCV's TIFF and PNG
 // readers) and 32F (rounded, saturated) to 8U, as imread without IMREAD_ANYDEPTH.
 func to8U(p pixels) pixels {
@@ -474,7 +349,7 @@ func to8U(p pixels) pixels {
 			out[i] = p.data[2*i+1]
 		case gpuimage.Depth32F:
 			f := float32frombits(p.data[4*i:])
-			out[i] = clamp8(int64(roundHalfEven(f)))
+			out[i] = byte(min(max(roundHalfEven(f), 0), 255))
 		}
 	}
 	return pixels{rows: p.rows, cols: p.cols, typ: gpuimage.MakeType(gpuimage.Depth8U, p.typ.Channels()), data: out}

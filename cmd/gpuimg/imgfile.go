@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuimg/gpuimg/codec"
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
@@ -244,115 +245,18 @@ func sniffPNM(data []byte) (header, error) {
 	return header{format: "pnm", w: nums[0], h: nums[1]}, nil
 }
 
-// jpegSegments walks a JPEG's markers from SOI to EOI, entropy-coded data
-// included. It fails when the data ends before the end-of-image marker (a
-// truncated file, which libjpeg decodes with the rest grey after a warning) or a
-// marker is malformed; it reads the frame size, the progressive flag and the EXIF
-// orientation on the way.
 func sniffJPEG(data []byte) (header, error) {
-	h := header{format: "jpeg"}
-	truncated := fmt.Errorf("truncated JPEG file: the data ends before the end-of-image marker")
-	i := 2
-	for {
-		if i >= len(data) {
-			return h, truncated
+	j, err := codec.ParseJPEG(data)
+	h := header{format: "jpeg", w: int64(j.Width), h: int64(j.Height), progressive: j.Progressive,
+		components: j.Components, orientation: j.Orientation}
+	if err == nil {
+		cn := 3
+		if j.Components == 1 {
+			cn = 1
 		}
-		if data[i] != 0xff {
-			return h, fmt.Errorf("corrupt JPEG file: no marker at byte %d", i)
-		}
-		for i < len(data) && data[i] == 0xff { // fill bytes
-			i++
-		}
-		if i >= len(data) {
-			return h, truncated
-		}
-		m := data[i]
-		i++
-		switch {
-		case m == 0xd9: // EOI
-			if h.w == 0 {
-				return h, fmt.Errorf("corrupt JPEG file: no frame header before the end-of-image marker")
-			}
-			return h, nil
-		case m >= 0xd0 && m <= 0xd7 || m == 0x01: // RSTn, TEM: no length
-			continue
-		}
-		if i+2 > len(data) {
-			return h, truncated
-		}
-		n := int(binary.BigEndian.Uint16(data[i:]))
-		if n < 2 {
-			return h, fmt.Errorf("corrupt JPEG file: segment length %d at byte %d", n, i)
-		}
-		if i+n > len(data) {
-			return h, truncated
-		}
-		seg := data[i+2 : i+n]
-		switch {
-		case m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc: // SOFn
-			if len(seg) < 6 {
-				return h, fmt.Errorf("corrupt JPEG file: short frame header")
-			}
-			h.h, h.w = int64(binary.BigEndian.Uint16(seg[1:])), int64(binary.BigEndian.Uint16(seg[3:]))
-			h.progressive = m == 0xc2 || m == 0xc6 || m == 0xca || m == 0xce
-			cn := 3
-			if h.components = int(seg[5]); h.components == 1 {
-				cn = 1
-			}
-			h.typ, h.known = gpuimage.MakeType(gpuimage.Depth8U, cn), true
-		case m == 0xe1 && bytes.HasPrefix(seg, []byte("Exif\x00\x00")):
-			h.orientation = exifOrientation(seg[6:])
-		}
-		i += n
-		if m != 0xda { // not SOS: the next marker follows
-			continue
-		}
-		// Entropy-coded data: runs to the next marker other than a stuffed 0xff00
-		// or a restart marker.
-		for {
-			if i+1 >= len(data) {
-				return h, truncated
-			}
-			if data[i] == 0xff && data[i+1] != 0 && !(data[i+1] >= 0xd0 && data[i+1] <= 0xd7) && data[i+1] != 0xff {
-				break
-			}
-			i++
-		}
+		h.typ, h.known = gpuimage.MakeType(gpuimage.Depth8U, cn), true
 	}
-}
-
-// exifOrientation reads tag 0x0112 from the first IFD of an EXIF TIFF block.
-func exifOrientation(t []byte) int {
-	if len(t) < 8 {
-		return 0
-	}
-	var bo binary.ByteOrder
-	switch string(t[:2]) {
-	case "II":
-		bo = binary.LittleEndian
-	case "MM":
-		bo = binary.BigEndian
-	default:
-		return 0
-	}
-	off := int64(bo.Uint32(t[4:]))
-	if off+2 > int64(len(t)) {
-		return 0
-	}
-	n := int64(bo.Uint16(t[off:]))
-	for k := int64(0); k < n; k++ {
-		e := off + 2 + 12*k
-		if e+12 > int64(len(t)) {
-			return 0
-		}
-		if bo.Uint16(t[e:]) == 0x0112 {
-			if v := int(bo.Uint16(t[e+8:])); v >= 1 && v <= 8 {
-				return v
-			}
-			return 0
-		}
-	}
-	return 0
+	return h, err
 }
 
 // readChecked reads path and checks its header: the format, the claimed size

@@ -37,6 +37,11 @@ func decode(path string, ro readOpts) (pixels, error) {
 	if err != nil {
 		return pixels{}, err
 	}
+	return decodeBytes(data, h, ro)
+}
+
+// decodeBytes decodes a file's bytes whose header readChecked checked.
+func decodeBytes(data []byte, h header, ro readOpts) (pixels, error) {
 	if h.format == "gif" {
 		return decodeGo(data, h, ro.mode)
 	}

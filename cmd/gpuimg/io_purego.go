@@ -14,6 +14,11 @@ func decode(path string, ro readOpts) (pixels, error) {
 	if err != nil {
 		return pixels{}, err
 	}
+	return decodeBytes(data, h, ro)
+}
+
+// decodeBytes decodes a file's bytes whose header readChecked checked.
+func decodeBytes(data []byte, h header, ro readOpts) (pixels, error) {
 	return decodeGo(data, h, ro.mode)
 }
 

@@ -22,6 +22,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/gpuimg/gpuimg/codec"
 	"github.com/gpuimg/gpuimg/fftfilter"
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -278,6 +279,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout, in)
 		fmt.Fprintf(stdout, "  image memory: %v\n", d.MemoryStats())
+		fmt.Fprintf(stdout, "  JPEG: %s\n", codec.JPEGBackend(d))
 	}
 	if _, _, err := core.CacheLimitFromEnv(); err != nil {
 		fmt.Fprintf(stderr, "gpuimg info: %v (the default limit applies)\n", err)

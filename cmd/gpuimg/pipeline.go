@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gpuimg/gpuimg/codec"
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
@@ -172,7 +173,35 @@ func (w *worker) hostBuffer(h **gpuimage.HostBuffer, n int) ([]byte, error) {
 	return (*h).Bytes()[:n], nil
 }
 
-// process reads in, runs the steps on the device and writes out.
+// nvjpegOff turns the GPU JPEG path off (GPUIMG_NVJPEG=off): files are then
+// decoded and encoded on the host, as on the CPU device.
+var nvjpegOff = os.Getenv("GPUIMG_NVJPEG") == "off"
+
+// gpuDecodes says whether a file goes straight to the device through nvJPEG: a
+// JPEG on a CUDA device, read as the file holds it (or as 8-bit BGR or gray where
+// that is the same thing: no EXIF turn, no conversion).
+func (w *worker) gpuDecodes(h header) bool {
+	if !w.dev.IsCUDA() || nvjpegOff || h.format != "jpeg" || h.components != 1 && h.components != 3 {
+		return false
+	}
+	switch w.ro.mode {
+	case readColor:
+		return h.components == 3 && h.orientation <= 1
+	case readGray:
+		return h.components == 1 && h.orientation <= 1
+	}
+	return true
+}
+
+// gpuEncodes says whether a result is written through nvJPEG.
+func (w *worker) gpuEncodes(out string, im *gpuimage.Image) bool {
+	return w.dev.IsCUDA() && !nvjpegOff && formatRules[extOf(out)].name == "JPEG" &&
+		(im.Type() == gpuimage.CV8UC1 || im.Type() == gpuimage.CV8UC3)
+}
+
+// process reads in, runs the steps on the device and writes out. On a CUDA device
+// JPEG files are decoded into device memory and encoded from it by nvJPEG; other
+// files are decoded on the host and uploaded.
 func (w *worker) process(in, out string, steps []step) (r result) {
 	r = result{in: in, out: out}
 	fail := func(where string, err error) result {
@@ -180,12 +209,18 @@ func (w *worker) process(in, out string, steps []step) (r result) {
 		return r
 	}
 	t0 := time.Now()
-	px, err := decode(in, w.ro)
+	data, h, err := readChecked(in, w.ro)
 	if err != nil {
 		return fail("read", err)
 	}
+	gpuIn := w.gpuDecodes(h)
+	var px pixels
+	if !gpuIn {
+		if px, err = decodeBytes(data, h, w.ro); err != nil {
+			return fail("read", err)
+		}
+	}
 	r.stages = append(r.stages, stage{Name: "read", Time: time.Since(t0)})
-	r.megapixels = float64(px.rows*px.cols) / 1e6
 	on := gpuimage.OnStream(w.stream)
 	var evs []*gpuimage.Event
 	defer func() {
@@ -198,27 +233,39 @@ func (w *worker) process(in, out string, steps []step) (r result) {
 		evs = append(evs, e)
 		return err
 	}
+	names := []string{"upload"}
 	src := w.imgs[0]
-	if src.Empty() || src.Rows() != px.rows || src.Cols() != px.cols || src.Type() != px.typ {
-		src.Close()
-		if w.imgs[0], err = gpuimage.New(w.dev, px.rows, px.cols, px.typ); err != nil {
+	if gpuIn {
+		names[0] = "decode (nvJPEG)"
+		if err := mark(); err != nil {
+			return fail("decode", err)
+		}
+		if err := codec.DecodeJPEG(w.dev, data, src, on); err != nil {
+			return fail("decode", err)
+		}
+	} else {
+		if src.Empty() || src.Rows() != px.rows || src.Cols() != px.cols || src.Type() != px.typ {
+			src.Close()
+			if w.imgs[0], err = gpuimage.New(w.dev, px.rows, px.cols, px.typ); err != nil {
+				return fail("upload", err)
+			}
+			src = w.imgs[0]
+		}
+		host, err := w.hostBuffer(&w.host, len(px.data))
+		if err != nil {
 			return fail("upload", err)
 		}
-		src = w.imgs[0]
+		copy(host, px.data)
+		if err := mark(); err != nil {
+			return fail("upload", err)
+		}
+		if err := src.Upload(host, on); err != nil {
+			return fail("upload", err)
+		}
 	}
-	host, err := w.hostBuffer(&w.host, len(px.data))
-	if err != nil {
-		return fail("upload", err)
-	}
-	copy(host, px.data)
+	r.megapixels = float64(src.Rows()*src.Cols()) / 1e6
 	if err := mark(); err != nil {
-		return fail("upload", err)
-	}
-	if err := src.Upload(host, on); err != nil {
-		return fail("upload", err)
-	}
-	if err := mark(); err != nil {
-		return fail("upload", err)
+		return fail(names[0], err)
 	}
 	cur := src
 	for i, s := range steps {
@@ -226,29 +273,35 @@ func (w *worker) process(in, out string, steps []step) (r result) {
 			return fail("step "+s.text, err)
 		}
 		cur = w.imgs[i+1]
+		names = append(names, s.text)
 		if err := mark(); err != nil {
 			return fail("step "+s.text, err)
 		}
 	}
+	var file []byte // the encoded output, when nvJPEG encodes it
 	res := pixels{rows: cur.Rows(), cols: cur.Cols(), typ: cur.Type()}
-	dl, err := w.hostBuffer(&w.out, res.rows*res.cols*cur.ElemSize())
-	if err != nil {
-		return fail("download", err)
-	}
-	if err := cur.Download(dl, on); err != nil {
-		return fail("download", err)
+	if w.gpuEncodes(out, cur) {
+		names = append(names, "encode (nvJPEG)")
+		if file, err = codec.EncodeJPEG(cur, w.wo.quality, on); err != nil {
+			return fail("encode", err)
+		}
+	} else {
+		names = append(names, "download")
+		dl, err := w.hostBuffer(&w.out, res.rows*res.cols*cur.ElemSize())
+		if err != nil {
+			return fail("download", err)
+		}
+		if err := cur.Download(dl, on); err != nil {
+			return fail("download", err)
+		}
+		res.data = dl
 	}
 	if err := mark(); err != nil {
-		return fail("download", err)
+		return fail(names[len(names)-1], err)
 	}
 	if err := w.stream.Synchronize(); err != nil {
-		return fail("download", err)
+		return fail(names[len(names)-1], err)
 	}
-	names := []string{"upload"}
-	for _, s := range steps {
-		names = append(names, s.text)
-	}
-	names = append(names, "download")
 	for i, n := range names {
 		d, err := evs[i+1].Since(evs[i])
 		if err != nil {
@@ -260,13 +313,22 @@ func (w *worker) process(in, out string, steps []step) (r result) {
 		r.gpuStart, _ = evs[0].Since(w.ref)
 		r.gpuEnd, _ = evs[len(evs)-1].Since(w.ref)
 	}
-	res.data = dl
 	t1 := time.Now()
-	if err := encode(out, res, w.wo); err != nil {
+	if file != nil {
+		err = writeFile(out, file)
+	} else {
+		err = encode(out, res, w.wo)
+	}
+	if err != nil {
 		return fail("write", err)
 	}
 	r.stages = append(r.stages, stage{Name: "write", Time: time.Since(t1)})
 	return r
+}
+
+// writeFile writes an encoded file through a temporary file renamed into place.
+func writeFile(path string, b []byte) error {
+	return atomicWrite(path, func(tmp string) error { return os.WriteFile(tmp, b, 0o600) })
 }
 
 // safeProcess is process with a panic turned into the input's error, so that one

@@ -1,0 +1,138 @@
+// Package codec reads and writes image files into and out of gpuimage images:
+// JPEG through NVIDIA's nvJPEG on CUDA devices (loaded at run time, like cuFFT) and
+// in pure Go on the CPU device (and wherever nvJPEG is missing or declines a file).
+//
+// Decoding follows OpenCV's imread with IMREAD_UNCHANGED: a gray JPEG gives an 8UC1
+// image, a colour or CMYK one an 8UC3 BGR image; the EXIF orientation is not
+// applied. Encoding takes 8UC1 (a gray JPEG) or 8UC3 BGR images (4:2:0 chroma, as
+// libjpeg's default).
+package codec
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// DecodeJPEG decodes a JPEG file's bytes into dst on dev, which is (re)allocated
+// as the image's size and type (8UC1 or 8UC3) unless it already is. Truncated and
+// malformed files are refused before anything is decoded.
+func DecodeJPEG(dev *gpuimage.Device, data []byte, dst *gpuimage.Image, opts ...gpuimage.Option) error {
+	info, err := ParseJPEG(data)
+	if err != nil {
+		return fmt.Errorf("codec.DecodeJPEG: %w", err)
+	}
+	if dst == nil || dev == nil {
+		return fmt.Errorf("codec.DecodeJPEG: %w", gpuimage.ErrNil)
+	}
+	if core.StateOf(dst).Closed {
+		return fmt.Errorf("codec.DecodeJPEG: %w", gpuimage.ErrClosed)
+	}
+	if dev.IsCUDA() {
+		done, err := cudaDecodeJPEG(dev, data, info, dst, opts)
+		if done || err != nil {
+			return wrap("codec.DecodeJPEG", err)
+		}
+	}
+	pix, cn, err := DecodeJPEGPixels(data)
+	if err != nil {
+		return fmt.Errorf("codec.DecodeJPEG: %w", err)
+	}
+	if err := ensure(dev, dst, info.Height, info.Width, gpuimage.MakeType(gpuimage.Depth8U, cn)); err != nil {
+		return fmt.Errorf("codec.DecodeJPEG: %w", err)
+	}
+	return wrap("codec.DecodeJPEG", dst.Upload(pix, opts...))
+}
+
+// ensure (re)allocates dst on dev as rows x cols of type t unless it already is.
+func ensure(dev *gpuimage.Device, dst *gpuimage.Image, rows, cols int, t gpuimage.MatType) error {
+	if !dst.Empty() && dst.Device() == dev && dst.Rows() == rows && dst.Cols() == cols && dst.Type() == t {
+		return nil
+	}
+	im, err := gpuimage.New(dev, rows, cols, t)
+	if err != nil {
+		return err
+	}
+	dst.Close()
+	*dst = *im // the new image's memory now belongs to dst
+	return nil
+}
+
+// DecodeJPEGPixels decodes a JPEG in Go into packed rows: gray (1 channel), or BGR
+// (3) converted as libjpeg-turbo converts colour (YCbCrToBGR, CMYKToBGR).
+func DecodeJPEGPixels(data []byte) (pix []byte, channels int, err error) {
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, 0, fmt.Errorf("corrupt JPEG file: %v", err)
+	}
+	b := img.Bounds()
+	switch m := img.(type) {
+	case *image.Gray:
+		out := make([]byte, b.Dx()*b.Dy())
+		for y := 0; y < b.Dy(); y++ {
+			copy(out[y*b.Dx():], m.Pix[y*m.Stride:y*m.Stride+b.Dx()])
+		}
+		return out, 1, nil
+	case *image.YCbCr:
+		return YCbCrToBGR(m), 3, nil
+	case *image.CMYK:
+		return CMYKToBGR(m), 3, nil
+	}
+	return nil, 0, fmt.Errorf("JPEG decoded as %T, which has no BGR conversion here", img)
+}
+
+// EncodeJPEG encodes an 8UC1 or 8UC3 (BGR) image as a JPEG file's bytes at quality
+// 1-100.
+func EncodeJPEG(src *gpuimage.Image, quality int, opts ...gpuimage.Option) ([]byte, error) {
+	if quality < 1 || quality > 100 {
+		return nil, fmt.Errorf("codec.EncodeJPEG: quality %d (want 1 to 100)", quality)
+	}
+	if src == nil || src.Empty() {
+		return nil, fmt.Errorf("codec.EncodeJPEG: %w", gpuimage.ErrEmpty)
+	}
+	if t := src.Type(); t != gpuimage.CV8UC1 && t != gpuimage.CV8UC3 {
+		return nil, fmt.Errorf("codec.EncodeJPEG: %w: %v (JPEG holds 8UC1 or 8UC3)", gpuimage.ErrBadType, t)
+	}
+	if src.Device().IsCUDA() {
+		out, done, err := cudaEncodeJPEG(src, quality, opts)
+		if done || err != nil {
+			return out, wrap("codec.EncodeJPEG", err)
+		}
+	}
+	pix := make([]byte, src.Rows()*src.Cols()*src.ElemSize())
+	if err := src.Download(pix, opts...); err != nil {
+		return nil, fmt.Errorf("codec.EncodeJPEG: %w", err)
+	}
+	return EncodeJPEGPixels(pix, src.Rows(), src.Cols(), src.Channels(), quality)
+}
+
+// EncodeJPEGPixels encodes packed gray or BGR rows in Go.
+func EncodeJPEGPixels(pix []byte, rows, cols, channels, quality int) ([]byte, error) {
+	r := image.Rect(0, 0, cols, rows)
+	var img image.Image
+	if channels == 1 {
+		img = &image.Gray{Pix: pix, Stride: cols, Rect: r}
+	} else {
+		m := image.NewNRGBA(r)
+		for i := 0; i < rows*cols; i++ {
+			m.Pix[4*i], m.Pix[4*i+1], m.Pix[4*i+2], m.Pix[4*i+3] = pix[3*i+2], pix[3*i+1], pix[3*i], 255
+		}
+		img = m
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: quality}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}

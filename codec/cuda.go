@@ -1,0 +1,278 @@
+//go:build cuda
+
+package codec
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/cuda"
+	"github.com/gpuimg/gpuimg/internal/nvjpeg"
+)
+
+// One nvJPEG handle per CUDA device, and pools of decoder and encoder states (a
+// state serves one call at a time; a batch's workers each take one).
+type jpegDevice struct {
+	b        *cuda.Backend
+	h        *nvjpeg.Handle
+	decoders chan *decoder
+	encoders chan *nvjpeg.Encoder
+}
+
+// decoder is an nvJPEG state with the planes it decodes colour files into. done
+// completes when the last decode's device work has: the state and the planes are
+// reused only after it (the next caller may be on another stream).
+type decoder struct {
+	st            *nvjpeg.Decoder
+	y, cb, cr     *gpuimage.Image
+	ycols, chroma [2]int
+	done          core.Event
+}
+
+// wait waits for the decoder's last use to complete.
+func (dec *decoder) wait() error {
+	if dec.done == nil {
+		return nil
+	}
+	err := dec.done.Sync()
+	dec.done.Close()
+	dec.done = nil
+	return err
+}
+
+// planes (re)allocates the Y plane at w x h and the chroma planes at cw x ch.
+func (dec *decoder) planes(dev *gpuimage.Device, w, h, cw, ch int) error {
+	if dec.y != nil && dec.ycols == [2]int{w, h} && dec.chroma == [2]int{cw, ch} {
+		return nil
+	}
+	dec.closePlanes()
+	var err error
+	if dec.y, err = gpuimage.New(dev, h, w, gpuimage.CV8UC1); err != nil {
+		return err
+	}
+	if dec.cb, err = gpuimage.New(dev, ch, cw, gpuimage.CV8UC1); err != nil {
+		return err
+	}
+	if dec.cr, err = gpuimage.New(dev, ch, cw, gpuimage.CV8UC1); err != nil {
+		return err
+	}
+	dec.ycols, dec.chroma = [2]int{w, h}, [2]int{cw, ch}
+	return nil
+}
+
+func (dec *decoder) closePlanes() {
+	for _, im := range []*gpuimage.Image{dec.y, dec.cb, dec.cr} {
+		im.Close()
+	}
+	dec.y, dec.cb, dec.cr = nil, nil, nil
+}
+
+// subsampling is the chroma subsampling of nvJPEG's subsampling codes.
+var subsampling = map[int][2]int{nvjpeg.CSS444: {1, 1}, nvjpeg.CSS422: {2, 1}, nvjpeg.CSS420: {2, 2},
+	3: {1, 2}, 4: {4, 1}, 5: {4, 2}}
+
+var (
+	jpegMu   sync.Mutex
+	jpegDevs = map[*gpuimage.Device]*jpegDevice{}
+	jpegErr  = map[*gpuimage.Device]error{}
+)
+
+const statesPerDevice = 64
+
+func jpegFor(dev *gpuimage.Device) (*jpegDevice, error) {
+	jpegMu.Lock()
+	defer jpegMu.Unlock()
+	if d := jpegDevs[dev]; d != nil {
+		return d, nil
+	}
+	if err := jpegErr[dev]; err != nil {
+		return nil, err
+	}
+	b, ok := backendOf(dev)
+	if !ok {
+		jpegErr[dev] = fmt.Errorf("%s is not a CUDA device", dev.Name())
+		return nil, jpegErr[dev]
+	}
+	d := &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *nvjpeg.Encoder, statesPerDevice)}
+	err := b.Do(func() error {
+		var err error
+		d.h, err = nvjpeg.NewHandle()
+		return err
+	})
+	if err != nil {
+		jpegErr[dev] = err
+		return nil, err
+	}
+	jpegDevs[dev] = d
+	return d, nil
+}
+
+// backendOf finds the CUDA backend behind a device through a scratch image.
+func backendOf(dev *gpuimage.Device) (*cuda.Backend, bool) {
+	im, err := gpuimage.New(dev, 1, 1, gpuimage.CV8UC1)
+	if err != nil {
+		return nil, false
+	}
+	defer im.Close()
+	b, ok := core.StateOf(im).Dev.(*cuda.Backend)
+	return b, ok
+}
+
+func (d *jpegDevice) decoder() (*decoder, error) {
+	select {
+	case dec := <-d.decoders:
+		return dec, dec.wait()
+	default:
+	}
+	dec := &decoder{}
+	err := d.b.Do(func() error {
+		var err error
+		dec.st, err = d.h.NewDecoder()
+		return err
+	})
+	return dec, err
+}
+
+func (d *jpegDevice) putDecoder(dec *decoder) {
+	select {
+	case d.decoders <- dec:
+	default:
+		_ = dec.wait()
+		dec.closePlanes()
+		_ = d.b.Do(dec.st.Close)
+	}
+}
+
+// cudaDecodeJPEG decodes with nvJPEG: gray files straight into dst, colour ones to
+// planar YCbCr that gi_jpeg_ycc_bgr (kernels/jpeg.cu) upsamples and converts as
+// libjpeg-turbo does. done is false (and err nil) when nvJPEG is missing or declines
+// the file (CMYK, 12-bit, arithmetic coding, rare subsamplings): the caller decodes
+// it in Go then.
+func cudaDecodeJPEG(dev *gpuimage.Device, data []byte, info JPEGInfo, dst *gpuimage.Image, opts []gpuimage.Option) (bool, error) {
+	if info.Components != 1 && info.Components != 3 {
+		return false, nil
+	}
+	d, err := jpegFor(dev)
+	if err != nil {
+		return false, nil
+	}
+	var hv [2]int
+	if info.Components == 3 {
+		ni, err := d.h.Info(data)
+		if err != nil {
+			return true, err
+		}
+		var ok bool
+		if hv, ok = subsampling[ni.Subsampling]; !ok {
+			return false, nil
+		}
+	}
+	cn := info.Components
+	if err := ensure(dev, dst, info.Height, info.Width, gpuimage.MakeType(gpuimage.Depth8U, cn)); err != nil {
+		return true, err
+	}
+	dec, err := d.decoder()
+	if err != nil {
+		return false, nil
+	}
+	defer d.putDecoder(dec)
+	cw, ch := (info.Width+hv[0]-1)/max(hv[0], 1), (info.Height+hv[1]-1)/max(hv[1], 1)
+	if cn == 3 {
+		if err := dec.planes(dev, info.Width, info.Height, cw, ch); err != nil {
+			return true, err
+		}
+	}
+	s := core.StateOf(dst)
+	states := []*core.State{s}
+	if cn == 3 {
+		states = append(states, core.StateOf(dec.y), core.StateOf(dec.cb), core.StateOf(dec.cr))
+	}
+	err = core.Run(s.Dev, opts, states, func(cs core.Stream) error {
+		h, err := d.b.StreamHandle(cs)
+		if err != nil {
+			return err
+		}
+		if cn == 1 {
+			if err := d.b.Do(func() error {
+				return dec.st.Decode(data, nvjpeg.OutputY, []nvjpeg.Plane{{Ptr: s.Ptr(), Pitch: s.Pitch}}, h)
+			}); err != nil {
+				return err
+			}
+			dec.done, err = cs.Record()
+			return err
+		}
+		y, cb, cr := core.StateOf(dec.y), core.StateOf(dec.cb), core.StateOf(dec.cr)
+		if err := d.b.Do(func() error {
+			return dec.st.Decode(data, nvjpeg.OutputYUV, []nvjpeg.Plane{{Ptr: y.Ptr(), Pitch: y.Pitch},
+				{Ptr: cb.Ptr(), Pitch: cb.Pitch}, {Ptr: cr.Ptr(), Pitch: cr.Pitch}}, h)
+		}); err != nil {
+			return err
+		}
+		if err := s.Dev.Launch(cs, "gi_jpeg_ycc_bgr", core.Grid(s.Cols, s.Rows, 128), [3]int{128, 1, 1}, 0,
+			y.Ptr(), y.Pitch, cb.Ptr(), cr.Ptr(), cb.Pitch, s.Ptr(), s.Pitch, s.Rows, s.Cols, cw, ch, hv[0], hv[1]); err != nil {
+			return err
+		}
+		dec.done, err = cs.Record()
+		return err
+	})
+	if errors.Is(err, nvjpeg.ErrNotSupported) {
+		return false, nil
+	}
+	return true, err
+}
+
+// cudaEncodeJPEG encodes src with nvJPEG; done is false when nvJPEG is missing.
+func cudaEncodeJPEG(src *gpuimage.Image, quality int, opts []gpuimage.Option) ([]byte, bool, error) {
+	d, err := jpegFor(src.Device())
+	if err != nil {
+		return nil, false, nil
+	}
+	s := core.StateOf(src)
+	var out []byte
+	err = core.Run(s.Dev, opts, []*core.State{s}, func(cs core.Stream) error {
+		h, err := d.b.StreamHandle(cs)
+		if err != nil {
+			return err
+		}
+		var enc *nvjpeg.Encoder
+		select {
+		case enc = <-d.encoders:
+		default:
+			if err := d.b.Do(func() error {
+				var err error
+				enc, err = d.h.NewEncoder(h)
+				return err
+			}); err != nil {
+				return err
+			}
+		}
+		defer func() {
+			select {
+			case d.encoders <- enc:
+			default:
+				_ = d.b.Do(enc.Close)
+			}
+		}()
+		return d.b.Do(func() error {
+			var err error
+			out, err = enc.Encode(s.Chans == 1, s.Ptr(), s.Pitch, s.Cols, s.Rows, quality, h)
+			return err
+		})
+	})
+	return out, true, err
+}
+
+// JPEGBackend says how JPEG files are decoded and encoded on dev.
+func JPEGBackend(dev *gpuimage.Device) string {
+	if !dev.IsCUDA() {
+		return "Go (image/jpeg) on the CPU device"
+	}
+	if _, err := jpegFor(dev); err != nil {
+		return fmt.Sprintf("Go (image/jpeg) with uploads: nvJPEG is not available (%v)", err)
+	}
+	name, ver, _ := nvjpeg.Load()
+	return fmt.Sprintf("nvJPEG %s (%s); CMYK and other kinds nvJPEG declines are decoded in Go", ver, name)
+}

@@ -1,0 +1,17 @@
+//go:build !cuda
+
+package codec
+
+import "github.com/gpuimg/gpuimg/gpuimage"
+
+// Without the cuda build tag there is no CUDA device, so these are never reached.
+func cudaDecodeJPEG(*gpuimage.Device, []byte, JPEGInfo, *gpuimage.Image, []gpuimage.Option) (bool, error) {
+	return false, nil
+}
+
+func cudaEncodeJPEG(*gpuimage.Image, int, []gpuimage.Option) ([]byte, bool, error) {
+	return nil, false, nil
+}
+
+// JPEGBackend says how JPEG files are decoded and encoded on dev.
+func JPEGBackend(dev *gpuimage.Device) string { return "Go (image/jpeg): this build has no CUDA" }

@@ -1,0 +1,150 @@
+//go:build cuda
+
+package codec_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/codec"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// nvJPEG (with gi_jpeg_ycc_bgr's libjpeg-turbo upsampling and colour) against the
+// Go decoder (libjpeg-turbo's conversions) on every file, into poisoned images: the
+// same size and type, the pixels within the IDCTs' rounding (at most 6, under 0.5%
+// beyond ±3; logged for the closing note); encoding on the GPU round trips within
+// the usual JPEG error.
+func TestCUDAMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	t.Logf("%s", codec.JPEGBackend(gpu))
+	for name, data := range jpegs(t, r) {
+		want, cn, err := codec.DecodeJPEGPixels(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, _ := codec.ParseJPEG(data)
+		got := tu.Poisoned(t, gpu, info.Height, info.Width, gpuimage.MakeType(gpuimage.Depth8U, cn))
+		if err := codec.DecodeJPEG(gpu, data, got); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pix := tu.Bytes(t, got)
+		maxd, over := 0, 0
+		for i := range pix {
+			d := int(pix[i]) - int(want[i])
+			d = max(d, -d)
+			maxd = max(maxd, d)
+			if d > 3 {
+				over++
+			}
+		}
+		t.Logf("%-45s %v %dx%d: nvJPEG against Go: max diff %d, %.3f%% beyond ±3", name, got.Type(), got.Cols(), got.Rows(), maxd, 100*float64(over)/float64(len(pix)))
+		if maxd > 6 || over*200 > len(pix) {
+			t.Errorf("%s: nvJPEG differs from the Go decoder by up to %d (%d values beyond ±3)", name, maxd, over)
+		}
+		enc, err := codec.EncodeJPEG(got, 95)
+		if err != nil {
+			t.Fatalf("%s: EncodeJPEG: %v", name, err)
+		}
+		back, _, err := codec.DecodeJPEGPixels(enc)
+		if err != nil {
+			t.Fatalf("%s: nvJPEG's file does not decode in Go: %v", name, err)
+		}
+		if p := psnr(pix, back); p < 25 {
+			t.Errorf("%s: nvJPEG round trip at quality 95: PSNR %.1f dB", name, p)
+		}
+		got.Close()
+	}
+}
+
+// Workers decoding and encoding at once on their own streams get the same bytes as
+// one at a time.
+func TestCUDAConcurrent(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	data := encodeGo(t, photo(r, 640, 480), 90)
+	ref := &gpuimage.Image{}
+	defer ref.Close()
+	if err := codec.DecodeJPEG(gpu, data, ref); err != nil {
+		t.Fatal(err)
+	}
+	want := tu.Bytes(t, ref)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := gpu.NewStream()
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			im := &gpuimage.Image{}
+			defer im.Close()
+			for i := 0; i < 20; i++ {
+				if err := codec.DecodeJPEG(gpu, data, im, gpuimage.OnStream(s)); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := codec.EncodeJPEG(im, 90, gpuimage.OnStream(s)); err != nil {
+					errs <- err
+					return
+				}
+				s.Synchronize()
+				if got := tu.Bytes(t, im); string(got) != string(want) {
+					errs <- fmt.Errorf("decode %d differs", i)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// 4K photo-like JPEGs decoded and encoded by 16 goroutines, each on its own stream:
+// images/s is ops/s (ns/op over 16 workers).
+func BenchmarkCUDADecodeJPEG4K(b *testing.B) { benchJPEG(b, true) }
+func BenchmarkCUDAEncodeJPEG4K(b *testing.B) { benchJPEG(b, false) }
+
+func benchJPEG(b *testing.B, decode bool) {
+	gpu := tu.CUDA(b)
+	r := tu.Rand(b)
+	data := encodeGo(b, photo(r, 3840, 2160), 90)
+	b.SetBytes(3840 * 2160 * 3)
+	var mu sync.Mutex
+	b.RunParallel(func(pb *testing.PB) {
+		s, _ := gpu.NewStream()
+		defer s.Close()
+		im := &gpuimage.Image{}
+		defer im.Close()
+		on := gpuimage.OnStream(s)
+		if err := codec.DecodeJPEG(gpu, data, im, on); err != nil {
+			b.Error(err)
+			return
+		}
+		for pb.Next() {
+			var err error
+			if decode {
+				err = codec.DecodeJPEG(gpu, data, im, on)
+				s.Synchronize()
+			} else {
+				_, err = codec.EncodeJPEG(im, 90, on)
+			}
+			if err != nil {
+				mu.Lock()
+				b.Error(err)
+				mu.Unlock()
+				return
+			}
+		}
+	})
+}

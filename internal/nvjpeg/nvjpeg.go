@@ -1,0 +1,369 @@
+//go:build cuda
+
+// Package nvjpeg loads NVIDIA's nvJPEG at run time with dlopen (libnvjpeg.so.13,
+// .12 or .11: CUDA 13, 12 or Debian's 11.8), so one binary works with any of them,
+// and declares the few calls gpuimg makes: decoding a JPEG into interleaved BGR (or
+// its luma) in device memory, and encoding device pixels into a JPEG.
+//
+// nvJPEG uses the CUDA runtime, which works in the context current on the calling
+// thread: call everything here from the CUDA device's locked thread
+// (cuda.Backend.Do). A Handle is safe for concurrent use; a Decoder or an Encoder
+// is not (one per goroutine).
+package nvjpeg
+
+/*
+#cgo LDFLAGS: -ldl
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef struct { unsigned char* channel[4]; size_t pitch[4]; } gi_image;
+
+static void* lib;
+static int (*p_create_ex)(int, void*, void*, unsigned int, void**);
+static int (*p_destroy)(void*);
+static int (*p_state_create)(void*, void**);
+static int (*p_state_destroy)(void*);
+static int (*p_info)(void*, const unsigned char*, size_t, int*, int*, int*, int*);
+static int (*p_decode)(void*, void*, const unsigned char*, size_t, int, gi_image*, void*);
+static int (*p_enc_state_create)(void*, void**, void*);
+static int (*p_enc_state_destroy)(void*);
+static int (*p_params_create)(void*, void**, void*);
+static int (*p_params_destroy)(void*);
+static int (*p_params_quality)(void*, int, void*);
+static int (*p_params_sampling)(void*, int, void*);
+static int (*p_encode_image)(void*, void*, void*, const gi_image*, int, int, int, void*);
+static int (*p_encode_yuv)(void*, void*, void*, const gi_image*, int, int, int, void*);
+static int (*p_retrieve)(void*, void*, unsigned char*, size_t*, void*);
+static int (*p_property)(int, int*);
+
+// gi_nvjpeg_open loads the first of names (a NUL-separated list ending in an empty
+// name) that dlopen finds and resolves the calls; it returns the name loaded or NULL.
+static const char* gi_nvjpeg_open(const char* names) {
+	for (const char* n = names; *n; n += strlen(n) + 1) {
+		void* h = dlopen(n, RTLD_NOW | RTLD_LOCAL);
+		if (!h) continue;
+#define SYM(p, s) if (!(*(void**)&p = dlsym(h, s))) { dlclose(h); continue; }
+		SYM(p_create_ex, "nvjpegCreateEx")
+		SYM(p_destroy, "nvjpegDestroy")
+		SYM(p_state_create, "nvjpegJpegStateCreate")
+		SYM(p_state_destroy, "nvjpegJpegStateDestroy")
+		SYM(p_info, "nvjpegGetImageInfo")
+		SYM(p_decode, "nvjpegDecode")
+		SYM(p_enc_state_create, "nvjpegEncoderStateCreate")
+		SYM(p_enc_state_destroy, "nvjpegEncoderStateDestroy")
+		SYM(p_params_create, "nvjpegEncoderParamsCreate")
+		SYM(p_params_destroy, "nvjpegEncoderParamsDestroy")
+		SYM(p_params_quality, "nvjpegEncoderParamsSetQuality")
+		SYM(p_params_sampling, "nvjpegEncoderParamsSetSamplingFactors")
+		SYM(p_encode_image, "nvjpegEncodeImage")
+		SYM(p_encode_yuv, "nvjpegEncodeYUV")
+		SYM(p_retrieve, "nvjpegEncodeRetrieveBitstream")
+		SYM(p_property, "nvjpegGetProperty")
+#undef SYM
+		lib = h;
+		return n;
+	}
+	return NULL;
+}
+
+static int gi_nvjpeg_version(int* major, int* minor, int* patch) {
+	int r = p_property(0, major);
+	if (r) return r;
+	r = p_property(1, minor);
+	if (r) return r;
+	return p_property(2, patch);
+}
+static int gi_nvjpeg_create(int backend, void** h) { return p_create_ex(backend, NULL, NULL, 0, h); }
+static int gi_nvjpeg_destroy(void* h) { return p_destroy(h); }
+static int gi_nvjpeg_state_create(void* h, void** s) { return p_state_create(h, s); }
+static int gi_nvjpeg_state_destroy(void* s) { return p_state_destroy(s); }
+static int gi_nvjpeg_info(void* h, const void* data, size_t n, int* comps, int* css, int* ws, int* hs) {
+	return p_info(h, (const unsigned char*)data, n, comps, css, ws, hs);
+}
+static int gi_nvjpeg_decode(void* h, void* s, const void* data, size_t n, int fmt,
+                            size_t d0, size_t p0, size_t d1, size_t p1, size_t d2, size_t p2, size_t stream) {
+	gi_image im;
+	memset(&im, 0, sizeof im);
+	im.channel[0] = (unsigned char*)d0;
+	im.pitch[0] = p0;
+	im.channel[1] = (unsigned char*)d1;
+	im.pitch[1] = p1;
+	im.channel[2] = (unsigned char*)d2;
+	im.pitch[2] = p2;
+	return p_decode(h, s, (const unsigned char*)data, n, fmt, &im, (void*)stream);
+}
+static int gi_nvjpeg_encoder_create(void* h, void** st, void** params, int quality, int css, size_t stream) {
+	int r = p_enc_state_create(h, st, (void*)stream);
+	if (r) return r;
+	r = p_params_create(h, params, (void*)stream);
+	if (r) return r;
+	r = p_params_quality(*params, quality, (void*)stream);
+	if (r) return r;
+	return p_params_sampling(*params, css, (void*)stream);
+}
+static int gi_nvjpeg_encoder_destroy(void* st, void* params) {
+	int r = 0;
+	if (params) r = p_params_destroy(params);
+	if (st) { int r2 = p_enc_state_destroy(st); if (!r) r = r2; }
+	return r;
+}
+static int gi_nvjpeg_set_quality(void* params, int quality, int css, size_t stream) {
+	int r = p_params_quality(params, quality, (void*)stream);
+	if (r) return r;
+	return p_params_sampling(params, css, (void*)stream);
+}
+// gi_nvjpeg_encode encodes interleaved BGR (gray: luma alone, as a YUV image of one plane).
+static int gi_nvjpeg_encode(void* h, void* st, void* params, int gray, size_t src, size_t pitch, int w, int ht, size_t stream) {
+	gi_image im;
+	memset(&im, 0, sizeof im);
+	im.channel[0] = (unsigned char*)src;
+	im.pitch[0] = pitch;
+	if (gray) return p_encode_yuv(h, st, params, &im, 6, w, ht, (void*)stream);
+	return p_encode_image(h, st, params, &im, 6, w, ht, (void*)stream);
+}
+static int gi_nvjpeg_retrieve(void* h, void* st, void* data, size_t* n, size_t stream) {
+	return p_retrieve(h, st, (unsigned char*)data, n, (void*)stream);
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// Names are the libraries tried, newest first.
+var Names = []string{"libnvjpeg.so.13", "libnvjpeg.so.12", "libnvjpeg.so.11", "libnvjpeg.so"}
+
+var (
+	loadOnce sync.Once
+	loaded   string
+	version  string
+	loadErr  error
+)
+
+// Load opens nvJPEG once and returns the library's file name and version.
+func Load() (name, ver string, err error) {
+	loadOnce.Do(func() {
+		list := C.CString(strings.Join(Names, "\x00") + "\x00")
+		defer C.free(unsafe.Pointer(list))
+		n := C.gi_nvjpeg_open(list)
+		if n == nil {
+			loadErr = fmt.Errorf("nvJPEG not found: none of %s could be loaded (install the CUDA toolkit's nvJPEG)", strings.Join(Names, ", "))
+			return
+		}
+		loaded = C.GoString(n)
+		var a, b, c C.int
+		if r := C.gi_nvjpeg_version(&a, &b, &c); r != 0 {
+			loadErr = statusError("nvjpegGetProperty", r)
+			return
+		}
+		version = fmt.Sprintf("%d.%d.%d", a, b, c)
+	})
+	return loaded, version, loadErr
+}
+
+// Status codes worth telling apart.
+var (
+	ErrBadJPEG      = errors.New("nvJPEG: bad JPEG data")
+	ErrNotSupported = errors.New("nvJPEG: JPEG kind not supported")
+)
+
+var statusNames = map[C.int]string{1: "not initialized", 2: "invalid parameter", 3: "bad JPEG", 4: "JPEG not supported",
+	5: "allocator failure", 6: "execution failed", 7: "architecture mismatch", 8: "internal error",
+	9: "implementation not supported", 10: "incomplete bitstream"}
+
+func statusError(call string, r C.int) error {
+	switch r {
+	case 3, 10:
+		return fmt.Errorf("%s: %w (%s)", call, ErrBadJPEG, statusNames[r])
+	case 4, 9:
+		return fmt.Errorf("%s: %w (%s)", call, ErrNotSupported, statusNames[r])
+	}
+	return fmt.Errorf("%s: nvJPEG status %d (%s)", call, int(r), statusNames[r])
+}
+
+// Subsampling values (nvjpegChromaSubsampling_t).
+const (
+	CSS444  = 0
+	CSS422  = 1
+	CSS420  = 2
+	CSSGray = 6
+)
+
+// Handle is an nvJPEG library handle (the default back end: hybrid CPU/GPU
+// decoding, chosen by image size).
+type Handle struct{ h unsafe.Pointer }
+
+// NewHandle creates a handle.
+func NewHandle() (*Handle, error) {
+	if _, _, err := Load(); err != nil {
+		return nil, err
+	}
+	h := &Handle{}
+	if r := C.gi_nvjpeg_create(0, &h.h); r != 0 {
+		return nil, statusError("nvjpegCreateEx", r)
+	}
+	return h, nil
+}
+
+// Close destroys the handle.
+func (h *Handle) Close() error {
+	if h.h == nil {
+		return nil
+	}
+	r := C.gi_nvjpeg_destroy(h.h)
+	h.h = nil
+	if r != 0 {
+		return statusError("nvjpegDestroy", r)
+	}
+	return nil
+}
+
+// Info is what a JPEG's headers say.
+type Info struct {
+	Components  int // 1 gray, 3 YCbCr, 4 CMYK/YCCK
+	Subsampling int // one of the CSS values
+	Width       int
+	Height      int
+}
+
+// Info reads a JPEG's headers.
+func (h *Handle) Info(data []byte) (Info, error) {
+	if len(data) == 0 {
+		return Info{}, ErrBadJPEG
+	}
+	var comps, css C.int
+	var ws, hs [4]C.int
+	r := C.gi_nvjpeg_info(h.h, unsafe.Pointer(&data[0]), C.size_t(len(data)), &comps, &css, &ws[0], &hs[0])
+	if r != 0 {
+		return Info{}, statusError("nvjpegGetImageInfo", r)
+	}
+	return Info{Components: int(comps), Subsampling: int(css), Width: int(ws[0]), Height: int(hs[0])}, nil
+}
+
+// Decoder holds the state of one decode at a time.
+type Decoder struct {
+	h  *Handle
+	st unsafe.Pointer
+}
+
+// NewDecoder creates a decoder state.
+func (h *Handle) NewDecoder() (*Decoder, error) {
+	d := &Decoder{h: h}
+	if r := C.gi_nvjpeg_state_create(h.h, &d.st); r != 0 {
+		return nil, statusError("nvjpegJpegStateCreate", r)
+	}
+	return d, nil
+}
+
+// Close destroys the state.
+func (d *Decoder) Close() error {
+	if d.st == nil {
+		return nil
+	}
+	r := C.gi_nvjpeg_state_destroy(d.st)
+	d.st = nil
+	if r != 0 {
+		return statusError("nvjpegJpegStateDestroy", r)
+	}
+	return nil
+}
+
+// Plane is a device plane: its address and the bytes from one row to the next.
+type Plane struct {
+	Ptr   uintptr
+	Pitch int
+}
+
+// Output formats (nvjpegOutputFormat_t).
+const (
+	OutputYUV  = 1 // planar Y, Cb, Cr at the file's subsampling
+	OutputY    = 2 // the luma plane alone
+	OutputBGRI = 6 // interleaved BGR (nvJPEG's own chroma upsampling)
+)
+
+// Decode decodes data into device planes on the stream, in one of the output
+// formats (one plane but for OutputYUV's three). The entropy decoding may run on
+// the calling thread; the rest is queued on the stream.
+func (d *Decoder) Decode(data []byte, format int, planes []Plane, stream uintptr) error {
+	if len(data) == 0 || len(planes) == 0 {
+		return ErrBadJPEG
+	}
+	var p [3]Plane
+	copy(p[:], planes)
+	r := C.gi_nvjpeg_decode(d.h.h, d.st, unsafe.Pointer(&data[0]), C.size_t(len(data)), C.int(format),
+		C.size_t(p[0].Ptr), C.size_t(p[0].Pitch), C.size_t(p[1].Ptr), C.size_t(p[1].Pitch),
+		C.size_t(p[2].Ptr), C.size_t(p[2].Pitch), C.size_t(stream))
+	if r != 0 {
+		return statusError("nvjpegDecode", r)
+	}
+	return nil
+}
+
+// Encoder holds the state and parameters of one encode at a time.
+type Encoder struct {
+	h      *Handle
+	st     unsafe.Pointer
+	params unsafe.Pointer
+	q, css int
+}
+
+// NewEncoder creates an encoder state on the stream.
+func (h *Handle) NewEncoder(stream uintptr) (*Encoder, error) {
+	e := &Encoder{h: h, q: 95, css: CSS420}
+	if r := C.gi_nvjpeg_encoder_create(h.h, &e.st, &e.params, C.int(e.q), C.int(e.css), C.size_t(stream)); r != 0 {
+		e.Close()
+		return nil, statusError("nvjpegEncoderStateCreate", r)
+	}
+	return e, nil
+}
+
+// Close destroys the encoder.
+func (e *Encoder) Close() error {
+	r := C.gi_nvjpeg_encoder_destroy(e.st, e.params)
+	e.st, e.params = nil, nil
+	if r != 0 {
+		return statusError("nvjpegEncoderStateDestroy", r)
+	}
+	return nil
+}
+
+// Encode encodes width x height pixels at src (rows pitch bytes apart): interleaved
+// BGR with 4:2:0 chroma (libjpeg's default), or gray. It waits for the stream and
+// returns the file's bytes.
+func (e *Encoder) Encode(gray bool, src uintptr, pitch, width, height, quality int, stream uintptr) ([]byte, error) {
+	css := CSS420
+	if gray {
+		css = CSSGray
+	}
+	if quality != e.q || css != e.css {
+		if r := C.gi_nvjpeg_set_quality(e.params, C.int(quality), C.int(css), C.size_t(stream)); r != 0 {
+			return nil, statusError("nvjpegEncoderParamsSetQuality", r)
+		}
+		e.q, e.css = quality, css
+	}
+	g := C.int(0)
+	if gray {
+		g = 1
+	}
+	if r := C.gi_nvjpeg_encode(e.h.h, e.st, e.params, g, C.size_t(src), C.size_t(pitch), C.int(width), C.int(height), C.size_t(stream)); r != 0 {
+		return nil, statusError("nvjpegEncodeImage", r)
+	}
+	var n C.size_t
+	if r := C.gi_nvjpeg_retrieve(e.h.h, e.st, nil, &n, C.size_t(stream)); r != 0 {
+		return nil, statusError("nvjpegEncodeRetrieveBitstream", r)
+	}
+	out := make([]byte, int(n))
+	if n > 0 {
+		if r := C.gi_nvjpeg_retrieve(e.h.h, e.st, unsafe.Pointer(&out[0]), &n, C.size_t(stream)); r != 0 {
+			return nil, statusError("nvjpegEncodeRetrieveBitstream", r)
+		}
+	}
+	return out[:int(n)], nil
+}
