@@ -40,7 +40,7 @@ if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),
   # then 100 such files through the CLI's 3-step pipeline against OpenCV on 16
   # threads, and the CLI with its Go codecs (GPUIMG_NVJPEG=off), in the same run.
-  step codec-bench bash -c "cd codec && '$root/.gpu/tests/codec.test' -test.run XXX -test.bench CUDA -test.benchtime 4s"
+  step codec-bench bash -c "cd codec && '$root/.gpu/tests/codec.test' -test.run XXX -test.bench CUDA -test.benchtime 400x -test.timeout 150s"
   grep -E "^Benchmark" "$out/codec-bench.log"
   tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 8000000 ] 2>/dev/null && tmp=/dev/shm
   step jpeg-gen python3 bench/peers/batch_bench.py gen $tmp/gi-jpg 100 3840 2160 jpg

@@ -75,7 +75,14 @@ static int gi_nvjpeg_version(int* major, int* minor, int* patch) {
 	if (r) return r;
 	return p_property(2, patch);
 }
-static int gi_nvjpeg_create(int backend, void** h) { return p_create_ex(backend, NULL, NULL, 0, h); }
+// NVJPEG_FLAGS_ENABLE_MEMORY_POOLS: nvJPEG keeps its device and pinned buffers
+// instead of freeing them after each call (a cudaFree waits for the whole device,
+// which serialises concurrent decodes); older libraries refuse the flag.
+static int gi_nvjpeg_create(int backend, void** h) {
+	int r = p_create_ex(backend, NULL, NULL, 2, h);
+	if (r) r = p_create_ex(backend, NULL, NULL, 0, h);
+	return r;
+}
 static int gi_nvjpeg_destroy(void* h) { return p_destroy(h); }
 static int gi_nvjpeg_state_create(void* h, void** s) { return p_state_create(h, s); }
 static int gi_nvjpeg_state_destroy(void* s) { return p_state_destroy(s); }
@@ -197,7 +204,7 @@ const (
 )
 
 // Handle is an nvJPEG library handle (the default back end: hybrid CPU/GPU
-// decoding, chosen by image size).
+// decoding, chosen by image size, with memory pools where the library has them).
 type Handle struct{ h unsafe.Pointer }
 
 // NewHandle creates a handle.
