@@ -12,5 +12,6 @@ require (
 
 require (
 	github.com/google/uuid v1.1.1 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 )

@@ -5,6 +5,7 @@
 # PART=bench: the benchmarks at 1080p, 4K and 8K with their peers (NPP, OpenCV,
 #   PyTorch, CuPy), the report (tables and plots) and ncu profiles;
 # PART=cli: the CLI's tests and smoke steps only;
+# PART=jpeg: the JPEG and PNG codecs and batches against OpenCV;
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -39,7 +40,8 @@ fi
 if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),
   # then 100 such files through the CLI's 3-step pipeline against OpenCV on 16
-  # threads, and the CLI with its Go codecs (GPUIMG_NVJPEG=off), in the same run.
+  # threads, and the CLI with its Go codecs (GPUIMG_NVJPEG=off), in the same run;
+  # then 40 PNGs through the same pipeline against OpenCV.
   step codec-bench bash -c "cd codec && '$root/.gpu/tests/codec.test' -test.run XXX -test.bench CUDA -test.benchtime 400x -test.timeout 150s"
   grep -E "^Benchmark" "$out/codec-bench.log"
   tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 8000000 ] 2>/dev/null && tmp=/dev/shm
@@ -49,6 +51,13 @@ if [ "$part" = jpeg ]; then
   step jpeg-gpuimg-go bash -c "GPUIMG_NVJPEG=off $cli run $tmp/gi-jpg -o $tmp/gi-jpg-go/ -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-jpeg-gpuimg-go.json' && cat '$out/batch-jpeg-gpuimg-go.json'"
   python3 -c "import cv2,numpy as np; a=cv2.imread('$tmp/gi-jpg-out/img0000.jpg'); b=cv2.imread('$tmp/gi-jpg-cv/img0000.jpg'); print('nvJPEG pipeline against OpenCV pipeline: mean abs diff', np.abs(a.astype(int)-b).mean(), 'sizes', __import__('os').path.getsize('$tmp/gi-jpg-out/img0000.jpg'), __import__('os').path.getsize('$tmp/gi-jpg-cv/img0000.jpg'))"
   rm -rf $tmp/gi-jpg*
+  # 40 photo-like 4K PNGs the same way; the file sizes against OpenCV's.
+  step png-gen python3 bench/peers/batch_bench.py gen $tmp/gi-png 40 3840 2160 png
+  step png-gpuimg bash -c "$cli run $tmp/gi-png -o $tmp/gi-png-out/ -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-png-gpuimg.json' && cat '$out/batch-png-gpuimg.json'"
+  step png-opencv bash -c "python3 bench/peers/batch_bench.py opencv $tmp/gi-png $tmp/gi-png-cv 16 | tee '$out/batch-png-opencv.json'"
+  du -sb $tmp/gi-png-out $tmp/gi-png-cv | tee "$out/png-sizes.txt"
+  python3 -c "import cv2,numpy as np; a=cv2.imread('$tmp/gi-png-out/img0000.png'); b=cv2.imread('$tmp/gi-png-cv/img0000.png'); print('PNG pipeline against OpenCV pipeline: max abs diff', np.abs(a.astype(int)-b).max())"
+  rm -rf $tmp/gi-png*
 fi
 if [ "$part" = tests ] || [ "$part" = all ]; then
 

@@ -6,12 +6,12 @@ import (
 	"image/color"
 	"image/gif"
 	"image/jpeg"
-	"image/png"
 	"os"
 	"strings"
 
 	"golang.org/x/image/bmp"
 
+	"github.com/gpuimg/gpuimg/codec"
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
@@ -131,7 +131,8 @@ func joinDepths(v []gpuimage.Depth) string {
 
 // writeOpts are the flags that govern encoding.
 type writeOpts struct {
-	quality int // JPEG, 1-100
+	quality     int // JPEG, 1-100
+	compression int // PNG, 0-9 (OpenCV's IMWRITE_PNG_COMPRESSION)
 }
 
 // encodeGo writes p in pure Go (both builds write TIFF and GIF this way).
@@ -162,7 +163,7 @@ func encodeGoTo(f *os.File, path string, p pixels, wo writeOpts) error {
 		}
 		return bmp.Encode(f, goImage(p))
 	case "PNG":
-		return (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(f, goImage(p))
+		return codec.EncodePNG(f, p.data, p.rows, p.cols, p.typ.Channels(), p.typ.Depth() == gpuimage.Depth16U, wo.compression)
 	case "JPEG":
 		return jpeg.Encode(f, goImage(p), &jpeg.Options{Quality: wo.quality})
 	case "GIF":
@@ -199,9 +200,6 @@ func goImage(p pixels) image.Image {
 			}
 			m.Pix[4*i], m.Pix[4*i+1], m.Pix[4*i+2], m.Pix[4*i+3] = s[2], s[1], s[0], a
 		}
-		if cn == 4 {
-			return alphaNRGBA{m}
-		}
 		return m
 	}
 	m := image.NewNRGBA64(r)
@@ -214,22 +212,8 @@ func goImage(p pixels) image.Image {
 		}
 		m.SetNRGBA64(i%w, i/w, color.NRGBA64{R: v(2), G: v(1), B: v(0), A: a})
 	}
-	if cn == 4 {
-		return alphaNRGBA64{m}
-	}
 	return m
 }
-
-// alphaNRGBA and alphaNRGBA64 keep an alpha channel in the file even where every
-// pixel is opaque (PNG's encoder would otherwise write RGB, and the file would read
-// back with 3 channels, as OpenCV writes 4-channel images as RGBA).
-type alphaNRGBA struct{ *image.NRGBA }
-
-func (alphaNRGBA) Opaque() bool { return false }
-
-type alphaNRGBA64 struct{ *image.NRGBA64 }
-
-func (alphaNRGBA64) Opaque() bool { return false }
 
 // grayPaletted is a gray image as a GIF holds it exactly: a 256-entry gray palette.
 func grayPaletted(g *image.Gray) *image.Paletted {

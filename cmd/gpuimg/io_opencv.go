@@ -60,13 +60,14 @@ func decodeBytes(data []byte, h header, ro readOpts) (pixels, error) {
 	return pixels{rows: m.Rows(), cols: m.Cols(), typ: gpuimage.MatType(m.Type()), data: b}, err
 }
 
-// encode writes p by the write rule with OpenCV's imwrite (TIFF and GIF in Go),
+// encode writes p by the write rule with OpenCV's imwrite (PNG, TIFF and GIF in
+// Go, the same code as the pure-Go build's),
 // through a temporary file renamed into place.
 func encode(path string, p pixels, wo writeOpts) error {
 	if err := checkEncodable(path, p.typ); err != nil {
 		return err
 	}
-	if r := formatRules[extOf(path)]; r.name == "TIFF" || r.name == "GIF" {
+	if r := formatRules[extOf(path)]; r.name == "TIFF" || r.name == "GIF" || r.name == "PNG" {
 		return encodeGo(path, p, wo)
 	}
 	m, err := gocv.NewMatFromBytes(p.rows, p.cols, gocv.MatType(p.typ), p.data)

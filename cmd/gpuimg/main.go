@@ -55,7 +55,7 @@ Operations:
 
 const usageTail = `
 Common flags: -o OUT, -device cpu|cuda, -timing[=json], -jobs N, -ext FORMAT, -q,
-  -read unchanged|color|gray, -max-pixels N, -quality Q.
+  -read unchanged|color|gray, -max-pixels N, -quality Q, -compression L.
 Files are read as OpenCV's imread reads them (-read unchanged: the file's own depth and
 channels) and written only in a format that holds the result's depth and channels.
 Exit status: 0 success, 1 a file or an operation failed, 2 usage error.
@@ -124,6 +124,7 @@ func commonFlags(fs *flag.FlagSet, o *runOpts) {
 	fs.Var(&o.read.mode, "read", "how files are read, as OpenCV's IMREAD_*: unchanged (the file's depth and channels), color (8-bit BGR) or gray (8-bit)")
 	fs.Int64Var(&o.read.maxPixels, "max-pixels", 0, "refuse files whose header claims more pixels (default "+maxPixelsEnv+" or 2^30, OpenCV's limit)")
 	fs.IntVar(&o.write.quality, "quality", 95, "JPEG quality, 1-100")
+	fs.IntVar(&o.write.compression, "compression", codec.DefaultPNGCompression, "PNG compression level, 0-9 (OpenCV's IMWRITE_PNG_COMPRESSION)")
 }
 
 // finishFlags checks the shared flags after parsing and fills in their defaults.
@@ -140,6 +141,9 @@ func finishFlags(o *runOpts) error {
 	}
 	if o.write.quality < 1 || o.write.quality > 100 {
 		return fmt.Errorf("-quality %d: want 1 to 100", o.write.quality)
+	}
+	if o.write.compression < 0 || o.write.compression > 9 {
+		return fmt.Errorf("-compression %d: want 0 to 9", o.write.compression)
 	}
 	setReadLimit(o.read.maxPixels)
 	return nil

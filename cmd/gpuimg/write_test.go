@@ -31,7 +31,7 @@ func TestWriteRule(t *testing.T) {
 				path := filepath.Join(dir, "x"+ext)
 				os.Remove(path)
 				rule := formatRules[ext]
-				err := encode(path, p, writeOpts{quality: 95})
+				err := encode(path, p, writeOpts{quality: 95, compression: 1})
 				if !rule.holds(typ) {
 					if err == nil {
 						t.Errorf("%v to %s: written, want it refused", typ, ext)
