@@ -3,7 +3,7 @@ module github.com/gpuimg/gpuimg
 go 1.26.8
 
 require (
-	github.com/disintegration/imaging v1.6.2
+	github.com/klauspost/compress v1.20.3
 	gocv.io/x/gocv v0.31.0
 	golang.org/x/image v0.47.0
 	gonum.org/v1/gonum v0.17.0
@@ -12,6 +12,5 @@ require (
 
 require (
 	github.com/google/uuid v1.1.1 // indirect
-	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 )

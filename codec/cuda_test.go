@@ -120,6 +120,7 @@ func benchJPEG(b *testing.B, decode bool) {
 	r := tu.Rand(b)
 	data := encodeGo(b, photo(r, 3840, 2160), 90)
 	b.SetBytes(3840 * 2160 * 3)
+	b.ResetTimer()
 	var mu sync.Mutex
 	b.RunParallel(func(pb *testing.PB) {
 		s, _ := gpu.NewStream()

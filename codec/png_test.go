@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math/rand"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/codec"
@@ -36,6 +37,11 @@ func TestEncodePNG(t *testing.T) {
 					var b bytes.Buffer
 					if err := codec.EncodePNG(&b, pix, rows, cols, cn, deep, level); err != nil {
 						t.Fatal(err)
+					}
+					back, br, bc, bcn, bdeep, err := codec.DecodePNGPixels(b.Bytes())
+					if err != nil || br != rows || bc != cols || bcn != cn || bdeep != deep || !bytes.Equal(back, pix) {
+						t.Fatalf("%dx%d C%d deep=%v level %d: DecodePNGPixels: %v, %dx%d C%d deep=%v, same pixels %v",
+							cols, rows, cn, deep, level, err, bc, br, bcn, bdeep, bytes.Equal(back, pix))
 					}
 					img, err := png.Decode(bytes.NewReader(b.Bytes()))
 					if err != nil {
@@ -89,13 +95,13 @@ func TestEncodePNG(t *testing.T) {
 
 // BenchmarkEncodePNG4K: a photo-like 3840x2160 BGR image at OpenCV's default level.
 func BenchmarkEncodePNG4K(b *testing.B) {
-	r := tu.Rand(b)
-	img := photo(r, 3840, 2160)
+	img := photo(rand.New(rand.NewSource(1)), 3840, 2160) // one image for every benchmark
 	pix := make([]byte, 3840*2160*3)
 	for i := 0; i < 3840*2160; i++ {
 		pix[3*i], pix[3*i+1], pix[3*i+2] = img.Pix[4*i+2], img.Pix[4*i+1], img.Pix[4*i]
 	}
 	b.SetBytes(int64(len(pix)))
+	b.ResetTimer()
 	var size int
 	for i := 0; i < b.N; i++ {
 		var buf bytes.Buffer
@@ -109,9 +115,9 @@ func BenchmarkEncodePNG4K(b *testing.B) {
 
 // BenchmarkGoPNG4K: Go's image/png on the same image, for comparison.
 func BenchmarkGoPNG4K(b *testing.B) {
-	r := tu.Rand(b)
-	img := photo(r, 3840, 2160)
+	img := photo(rand.New(rand.NewSource(1)), 3840, 2160) // one image for every benchmark
 	b.SetBytes(3840 * 2160 * 3)
+	b.ResetTimer()
 	for _, lvl := range []png.CompressionLevel{png.BestSpeed} {
 		var size int
 		for i := 0; i < b.N; i++ {
@@ -120,5 +126,28 @@ func BenchmarkGoPNG4K(b *testing.B) {
 			size = buf.Len()
 		}
 		b.ReportMetric(float64(size)/1e6, "MB/file")
+	}
+}
+
+// BenchmarkDecodePNG4K and BenchmarkGoDecodePNG4K: a photo-like 3840x2160 BGR PNG.
+func BenchmarkDecodePNG4K(b *testing.B)   { benchDecodePNG(b, false) }
+func BenchmarkGoDecodePNG4K(b *testing.B) { benchDecodePNG(b, true) }
+
+func benchDecodePNG(b *testing.B, goDecoder bool) {
+	img := photo(rand.New(rand.NewSource(1)), 3840, 2160) // one image for every benchmark
+	var buf bytes.Buffer
+	(&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
+	b.SetBytes(3840 * 2160 * 3)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var err error
+		if goDecoder {
+			_, err = png.Decode(bytes.NewReader(buf.Bytes()))
+		} else {
+			_, _, _, _, _, err = codec.DecodePNGPixels(buf.Bytes())
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 }

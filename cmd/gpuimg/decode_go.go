@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -148,6 +149,18 @@ func decodeGoUnchanged(data []byte, h header) (pixels, error) {
 	case "bmp":
 		if p, ok, err := readBMP(data); ok || err != nil {
 			return p, err
+		}
+	case "png":
+		pix, rows, cols, cn, deep, err := codec.DecodePNGPixels(data)
+		if err == nil {
+			d := gpuimage.Depth8U
+			if deep {
+				d = gpuimage.Depth16U
+			}
+			return pixels{rows: rows, cols: cols, typ: gpuimage.MakeType(d, cn), data: pix}, nil
+		}
+		if !errors.Is(err, codec.ErrPNGKind) {
+			return pixels{}, err
 		}
 	case "":
 		return pixels{}, fmt.Errorf("not an image this build reads (PNG, JPEG, TIFF, BMP, GIF, WebP)")
