@@ -18,11 +18,30 @@ import (
 	"github.com/gpuimg/gpuimg/internal/core"
 )
 
+// MaxPixels and MaxSide are the largest image the decoders allocate for, as
+// OpenCV's imread limits (OPENCV_IO_MAX_IMAGE_PIXELS, _WIDTH, _HEIGHT): a file
+// whose header claims more is refused before anything is allocated.
+const (
+	MaxPixels = 1 << 30
+	MaxSide   = 1 << 20
+)
+
+// checkSize refuses claimed sizes past MaxPixels and MaxSide.
+func checkSize(format string, w, h int) error {
+	if w <= 0 || h <= 0 || w > MaxSide || h > MaxSide || int64(w)*int64(h) > MaxPixels {
+		return fmt.Errorf("the %s header claims %dx%d pixels (at most %d a side, %d in all)", format, w, h, MaxSide, MaxPixels)
+	}
+	return nil
+}
+
 // DecodeJPEG decodes a JPEG file's bytes into dst on dev, which is (re)allocated
 // as the image's size and type (8UC1 or 8UC3) unless it already is. Truncated and
 // malformed files are refused before anything is decoded.
 func DecodeJPEG(dev *gpuimage.Device, data []byte, dst *gpuimage.Image, opts ...gpuimage.Option) error {
 	info, err := ParseJPEG(data)
+	if err == nil {
+		err = checkSize("JPEG", info.Width, info.Height)
+	}
 	if err != nil {
 		return fmt.Errorf("codec.DecodeJPEG: %w", err)
 	}
@@ -65,6 +84,11 @@ func ensure(dev *gpuimage.Device, dst *gpuimage.Image, rows, cols int, t gpuimag
 // DecodeJPEGPixels decodes a JPEG in Go into packed rows: gray (1 channel), or BGR
 // (3) converted as libjpeg-turbo converts colour (YCbCrToBGR, CMYKToBGR).
 func DecodeJPEGPixels(data []byte) (pix []byte, channels int, err error) {
+	if cfg, err := jpeg.DecodeConfig(bytes.NewReader(data)); err == nil {
+		if err := checkSize("JPEG", cfg.Width, cfg.Height); err != nil {
+			return nil, 0, err
+		}
+	}
 	img, err := jpeg.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, 0, fmt.Errorf("corrupt JPEG file: %v", err)

@@ -2,12 +2,15 @@ package codec_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"math"
 	"math/rand"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/codec"
@@ -101,6 +104,26 @@ func TestCPU(t *testing.T) {
 		if err := codec.DecodeJPEG(gpuimage.CPU(), bad, &im); err == nil {
 			t.Errorf("bad data of %d bytes decoded", len(bad))
 		}
+	}
+	// Headers that claim huge images are refused before anything is allocated.
+	jb := encodeGo(t, photo(r, 16, 16), 90)
+	sof := bytes.Index(jb, []byte{0xff, 0xc0})
+	binary.BigEndian.PutUint16(jb[sof+5:], 65000)
+	binary.BigEndian.PutUint16(jb[sof+7:], 65000)
+	if err := codec.DecodeJPEG(gpuimage.CPU(), jb, &im); err == nil || !strings.Contains(err.Error(), "claims 65000x65000") {
+		t.Errorf("JPEG bomb: %v", err)
+	}
+	if _, _, err := codec.DecodeJPEGPixels(jb); err == nil {
+		t.Errorf("JPEG bomb decoded by DecodeJPEGPixels")
+	}
+	var pb bytes.Buffer
+	codec.EncodePNG(&pb, []byte{1, 2, 3}, 1, 1, 3, false, 1)
+	png := pb.Bytes()
+	binary.BigEndian.PutUint32(png[16:], 100000)
+	binary.BigEndian.PutUint32(png[20:], 100000)
+	binary.BigEndian.PutUint32(png[29:], crc32.ChecksumIEEE(png[12:29]))
+	if _, _, _, _, _, err := codec.DecodePNGPixels(png); err == nil || !strings.Contains(err.Error(), "claims 100000x100000") {
+		t.Errorf("PNG bomb: %v", err)
 	}
 	f32, _ := gpuimage.New(gpuimage.CPU(), 4, 4, gpuimage.CV32FC1)
 	defer f32.Close()

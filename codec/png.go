@@ -43,7 +43,7 @@ func EncodePNG(w io.Writer, pix []byte, rows, cols, channels int, deep bool, lev
 		bps = 2
 	}
 	rowBytes := cols * channels * bps
-	if len(pix) < rows*rowBytes {
+	if int64(len(pix)) < int64(rows)*int64(rowBytes) {
 		return fmt.Errorf("codec.EncodePNG: %d bytes for %dx%d pixels of %d bytes", len(pix), cols, rows, channels*bps)
 	}
 	// Filter and compress strips in parallel.

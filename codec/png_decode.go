@@ -61,13 +61,13 @@ func DecodePNGPixels(data []byte) (pix []byte, rows, cols, channels int, deep bo
 	if channels == 0 || (depth != 8 && depth != 16) || interlace != 0 || rows <= 0 || cols <= 0 {
 		return nil, 0, 0, 0, false, ErrPNGKind
 	}
+	if err := checkSize("PNG", cols, rows); err != nil {
+		return nil, 0, 0, 0, false, err
+	}
 	deep = depth == 16
 	es := int(depth / 8)
 	bpp := channels * es
 	rowBytes := cols * bpp
-	if int64(rowBytes+1)*int64(rows) > 1<<34 {
-		return nil, 0, 0, 0, false, fmt.Errorf("PNG of %dx%d pixels is too large", cols, rows)
-	}
 	zr, err := zlib.NewReader(io.MultiReader(readers(idat)...))
 	if err != nil {
 		return nil, 0, 0, 0, false, fmt.Errorf("corrupt PNG file: %v", err)

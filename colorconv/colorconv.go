@@ -35,12 +35,7 @@ func CvtColor(src, dst *gpuimage.Image, code Code, opts ...gpuimage.Option) erro
 	}
 	if d := core.StateOf(dst); d != nil && (src == dst || core.Overlaps(s, d)) {
 		// In place, or into a view overlapping the source: convert into a new image.
-		tmp := &gpuimage.Image{}
-		defer tmp.Close()
-		if err := CvtColor(src, tmp, code, opts...); err != nil {
-			return err
-		}
-		return wrapErr("colorconv.CvtColor", tmp.CopyTo(dst, opts...))
+		return throughNew("colorconv.CvtColor", dst, opts, func(tmp *gpuimage.Image) error { return CvtColor(src, tmp, code, opts...) })
 	}
 	if !strings.Contains(" "+sp.depths+" ", " "+s.Depth.String()+" ") {
 		return fmt.Errorf("colorconv.CvtColor %v: %w: depth %v (this code takes %s)", code, gpuimage.ErrBadType, s.Depth, sp.depths)
@@ -186,10 +181,16 @@ func launch(str core.Stream, name string, px int, s, d *core.State, extra ...any
 	return s.Dev.Launch(str, name, core.Grid((s.Cols+px-1)/px, s.Rows, 128), [3]int{128, 1, 1}, 0, args...)
 }
 
-// wrapErr prefixes err with the call's name (nil stays nil).
-func wrapErr(op string, err error) error {
-	if err == nil {
-		return nil
+// throughNew runs fn into a new image and copies the result to dst (for outputs
+// that share memory with the input).
+func throughNew(op string, dst *gpuimage.Image, opts []gpuimage.Option, fn func(tmp *gpuimage.Image) error) error {
+	tmp := &gpuimage.Image{}
+	defer tmp.Close()
+	if err := fn(tmp); err != nil {
+		return err
 	}
-	return fmt.Errorf("%s: %w", op, err)
+	if err := tmp.CopyTo(dst, opts...); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
 }

@@ -21,12 +21,7 @@ func Transform(src, dst *gpuimage.Image, m [][]float64, opts ...gpuimage.Option)
 		return fmt.Errorf("colorconv.Transform: %w", err)
 	}
 	if d := core.StateOf(dst); d != nil && (src == dst || core.Overlaps(s, d)) {
-		tmp := &gpuimage.Image{}
-		defer tmp.Close()
-		if err := Transform(src, tmp, m, opts...); err != nil {
-			return err
-		}
-		return wrapErr("colorconv.Transform", tmp.CopyTo(dst, opts...))
+		return throughNew("colorconv.Transform", dst, opts, func(tmp *gpuimage.Image) error { return Transform(src, tmp, m, opts...) })
 	}
 	dcn := len(m)
 	if s.Chans == 2 {

@@ -164,7 +164,7 @@ func (im *Image) CopyTo(dst *Image, opts ...Option) error {
 	if d == nil {
 		return opError("CopyTo", ErrNil)
 	}
-	if core.Overlaps(s, d) && !(d.Off == s.Off && d.Pitch == s.Pitch && d.Layout == s.Layout) {
+	if core.Overlaps(s, d) && !core.SameView(s, d) {
 		// Overlapping views of one parent: a 2-D copy between them is undefined, so
 		// the pixels go through a new image.
 		tmp := &Image{}

@@ -42,6 +42,18 @@ var decoders = map[string]func([]byte) (image.Image, error){
 
 // decodeGo decodes a file's bytes whose header h was read by sniff.
 func decodeGo(data []byte, h header, mode readMode) (pixels, error) {
+	if mode == readGray && h.format == "jpeg" && h.components == 3 {
+		// libjpeg outputs the luma plane itself for a grayscale read.
+		img, err := jpeg.Decode(bytes.NewReader(data))
+		if err != nil {
+			return pixels{}, decodeErr(h, err)
+		}
+		if yc, ok := img.(*image.YCbCr); ok {
+			b := yc.Bounds()
+			p := pixels{rows: b.Dy(), cols: b.Dx(), typ: gpuimage.CV8UC1, data: packRows(yc.Y, yc.YStride, b.Dx(), b.Dy())}
+			return orient(p, h.orientation), nil
+		}
+	}
 	p, err := decodeGoUnchanged(data, h)
 	if err != nil {
 		return pixels{}, err
@@ -52,16 +64,6 @@ func decodeGo(data []byte, h header, mode readMode) (pixels, error) {
 	if p.typ.Depth() == gpuimage.Depth32F {
 		// OpenCV's TIFF reader gives nothing for these.
 		return pixels{}, fmt.Errorf("a 32-bit float %s file cannot be read as 8 bits (-read %v): read it unchanged and convert it", upper(h.format), &mode)
-	}
-	if mode == readGray && h.format == "jpeg" && p.typ.Channels() == 3 {
-		// libjpeg outputs the luma plane itself for a grayscale read.
-		img, err := jpeg.Decode(bytes.NewReader(data))
-		if err != nil {
-			return pixels{}, decodeErr(h, err)
-		}
-		if yc, ok := img.(*image.YCbCr); ok {
-			p = pixels{rows: p.rows, cols: p.cols, typ: gpuimage.CV8UC1, data: packRows(yc.Y, yc.YStride, p.cols, p.rows)}
-		}
 	}
 	switch {
 	case h.format == "png" && mode == readGray:

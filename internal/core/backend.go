@@ -77,6 +77,9 @@ func CacheLimitFromEnv() (n int64, ok bool, err error) {
 
 // ParseBytes reads a size such as 512M, 1G, 1.5G or 4096.
 func ParseBytes(v string) (int64, error) {
+	if v == "" {
+		return 0, fmt.Errorf("not a size in bytes (such as 512M or 1G)")
+	}
 	mult := 1.0
 	switch strings.ToUpper(v[len(v)-1:]) {
 	case "K":
