@@ -67,6 +67,29 @@ func DecodeJPEG(dev *gpuimage.Device, data []byte, dst *gpuimage.Image, opts ...
 	return wrap("codec.DecodeJPEG", dst.Upload(pix, opts...))
 }
 
+// WarmJPEG readies dev for n goroutines decoding and encoding JPEGs like sample
+// at once: on a CUDA device it starts nvJPEG and sizes n decoder and n encoder
+// states by decoding and encoding sample with each, one after another (the first
+// call in a state allocates its buffers, which many states doing at once take far
+// longer than in turn). Later calls then take a ready state. It does nothing on the
+// CPU device, and nothing when nvJPEG is missing or declines sample.
+func WarmJPEG(dev *gpuimage.Device, n int, sample []byte) error {
+	if dev == nil {
+		return fmt.Errorf("codec.WarmJPEG: %w", gpuimage.ErrNil)
+	}
+	info, err := ParseJPEG(sample)
+	if err == nil {
+		err = checkSize("JPEG", info.Width, info.Height)
+	}
+	if err != nil {
+		return fmt.Errorf("codec.WarmJPEG: %w", err)
+	}
+	if !dev.IsCUDA() || n <= 0 {
+		return nil
+	}
+	return wrap("codec.WarmJPEG", cudaWarmJPEG(dev, n, sample, info))
+}
+
 // ensure (re)allocates dst on dev as rows x cols of type t unless it already is.
 func ensure(dev *gpuimage.Device, dst *gpuimage.Image, rows, cols int, t gpuimage.MatType) error {
 	if !dst.Empty() && dst.Device() == dev && dst.Rows() == rows && dst.Cols() == cols && dst.Type() == t {

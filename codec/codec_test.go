@@ -133,6 +133,19 @@ func TestCPU(t *testing.T) {
 	if _, err := codec.EncodeJPEG(f32, 0); err == nil {
 		t.Errorf("quality 0 accepted")
 	}
+	// WarmJPEG does nothing on the CPU device and refuses what DecodeJPEG refuses.
+	if err := codec.WarmJPEG(gpuimage.CPU(), 4, encodeGo(t, photo(r, 40, 30), 90)); err != nil {
+		t.Errorf("WarmJPEG on the CPU device: %v", err)
+	}
+	if err := codec.WarmJPEG(gpuimage.CPU(), 4, []byte("not a jpeg")); err == nil {
+		t.Errorf("WarmJPEG took bad data")
+	}
+	if err := codec.WarmJPEG(gpuimage.CPU(), 4, jb); err == nil || !strings.Contains(err.Error(), "claims 65000x65000") {
+		t.Errorf("WarmJPEG of a bomb: %v", err)
+	}
+	if err := codec.WarmJPEG(nil, 4, jb); err == nil {
+		t.Errorf("WarmJPEG on a nil device")
+	}
 }
 
 // psnr of two equal-length byte slices, in dB.

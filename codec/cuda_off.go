@@ -13,5 +13,7 @@ func cudaEncodeJPEG(*gpuimage.Image, int, []gpuimage.Option) ([]byte, bool, erro
 	return nil, false, nil
 }
 
+func cudaWarmJPEG(*gpuimage.Device, int, []byte, JPEGInfo) error { return nil }
+
 // JPEGBackend says how JPEG files are decoded and encoded on dev.
 func JPEGBackend(dev *gpuimage.Device) string { return "Go (image/jpeg): this build has no CUDA" }

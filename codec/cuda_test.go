@@ -4,8 +4,10 @@ package codec_test
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gpuimg/gpuimg/codec"
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -60,8 +62,8 @@ func TestCUDAMatchesCPU(t *testing.T) {
 	}
 }
 
-// Workers decoding and encoding at once on their own streams get the same bytes as
-// one at a time.
+// Workers decoding and encoding at once on their own streams, with states that
+// WarmJPEG readied, get the same bytes as one at a time.
 func TestCUDAConcurrent(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
@@ -72,6 +74,9 @@ func TestCUDAConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := tu.Bytes(t, ref)
+	if err := codec.WarmJPEG(gpu, 8, data); err != nil { // the workers then take warmed states
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for w := 0; w < 8; w++ {
@@ -148,4 +153,68 @@ func benchJPEG(b *testing.B, decode bool) {
 			}
 		}
 	})
+}
+
+// TestCUDAJPEGStartup logs what starting nvJPEG costs (GPUIMG_PROBE=1 only): the
+// first decode and encode, then 16 goroutines' first calls at once, then their
+// steady rate. It asserts nothing (speed lives in benchmarks).
+func TestCUDAJPEGStartup(t *testing.T) {
+	if os.Getenv("GPUIMG_PROBE") == "" {
+		t.Skip("GPUIMG_PROBE=1 runs it")
+	}
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	data := encodeGo(t, photo(r, 3840, 2160), 90)
+	im := &gpuimage.Image{}
+	defer im.Close()
+	t0 := time.Now()
+	one, err := gpuimage.New(gpu, 1, 1, gpuimage.CV8UC1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	if err := one.SetTo(gpuimage.Scalar{Val1: 1}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first kernel (loads gpuimg's module): %v", time.Since(t0))
+	for _, n := range []int{1, 16} {
+		t0 := time.Now()
+		if err := codec.WarmJPEG(gpu, n, data); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("WarmJPEG(%d): %v", n, time.Since(t0))
+	}
+	if err := codec.DecodeJPEG(gpu, data, im); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{16, 4, 8, 16, 32} {
+		for _, dec := range []bool{true, false} {
+			for _, reps := range []int{1, 10} {
+				var wg sync.WaitGroup
+				t0 := time.Now()
+				for g := 0; g < n; g++ {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						s, _ := gpu.NewStream()
+						defer s.Close()
+						dst := &gpuimage.Image{}
+						defer dst.Close()
+						on := gpuimage.OnStream(s)
+						for k := 0; k < reps; k++ {
+							if dec {
+								codec.DecodeJPEG(gpu, data, dst, on)
+							} else {
+								codec.EncodeJPEG(im, 90, on)
+							}
+						}
+						s.Synchronize()
+					}()
+				}
+				wg.Wait()
+				el := time.Since(t0)
+				t.Logf("%2d goroutines x %2d %s: %v, %.0f images/s", n, reps, map[bool]string{true: "decodes", false: "encodes"}[dec], el, float64(n*reps)/el.Seconds())
+			}
+		}
+	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -186,5 +188,63 @@ func TestBuiltBinary(t *testing.T) {
 		if code != c.code {
 			t.Errorf("%v: exit %d, want %d", c.args, code, c.code)
 		}
+	}
+}
+
+// A batch through the overlapping stages (more inputs than workers, JPEG and PNG,
+// failures among them) writes exactly what each input
+// run alone writes, on the default device (CUDA where there is one, with nvJPEG);
+// the summary's shares add up and it names the stage that bound the run.
+func TestBatchStagesMatchSingleRuns(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	var names []string
+	for i := 0; i < 9; i++ {
+		src := []string{"rocket.jpg", "chelsea.png", "hubble_deep_field.jpg"}[i%3]
+		b, err := os.ReadFile(filepath.Join(images, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("a%d%s", i, filepath.Ext(src))
+		if i == 4 {
+			b = b[:len(b)/2] // truncated: fails alone
+		}
+		os.WriteFile(filepath.Join(in, name), b, 0o644)
+		names = append(names, name)
+	}
+	steps := []string{"cvtcolor:BGR2Lab", "gaussian:ksize=5", "cvtcolor:Lab2BGR"}
+	code, stdout, errs := runCLI(append([]string{"run", in, "-o", out + "/", "-ext", "jpg", "-jobs", "2", "-q", "-timing=json"}, steps...)...)
+	if code != exitFail || !strings.Contains(errs, "a4.png: read") {
+		t.Fatalf("batch: exit %d, stderr %q", code, errs)
+	}
+	var s summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("timing JSON %q: %v", stdout, err)
+	}
+	var shares float64
+	for _, st := range s.Stages {
+		shares += st.Share
+	}
+	if s.Images != 8 || s.Failed != 1 || math.Abs(shares-1) > 1e-6 || s.BoundBy == "" || len(s.Busy) != 3 {
+		t.Errorf("summary: %d images, %d failed, shares %.3f, bound by %q, busy %v", s.Images, s.Failed, shares, s.BoundBy, s.Busy)
+	}
+	for i, name := range names {
+		got, err := os.ReadFile(filepath.Join(out, strings.TrimSuffix(name, filepath.Ext(name))+".jpg"))
+		if i == 4 {
+			if err == nil {
+				t.Errorf("%s failed but was written", name)
+			}
+			continue
+		}
+		alone := filepath.Join(t.TempDir(), "alone.jpg")
+		if code, _, errs := runCLI(append([]string{"run", filepath.Join(in, name), "-o", alone}, steps...)...); code != 0 {
+			t.Fatalf("%s alone: %d %s", name, code, errs)
+		}
+		want, _ := os.ReadFile(alone)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: the batch wrote %d bytes (%v), alone %d, and they differ", name, len(got), err, len(want))
+		}
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 8 {
+		t.Errorf("%d files written, want 8", len(entries))
 	}
 }

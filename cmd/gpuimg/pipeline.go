@@ -126,32 +126,46 @@ type result struct {
 	gpuEnd     time.Duration
 }
 
-// worker processes images one at a time on its own stream, reusing its device
-// images and page-locked buffers between images.
+// worker runs the device part of a batch, one image at a time on its own stream,
+// reusing its device images and page-locked buffers between images: its upload
+// buffer, and two download buffers that alternate, one being written out by the
+// write stage while the next image downloads into the other.
 type worker struct {
-	ro        readOpts
-	wo        writeOpts
-	dev       *gpuimage.Device
-	stream    *gpuimage.Stream
-	ref       *gpuimage.Event
-	imgs      []*gpuimage.Image // the source, then each step's output
-	host, out *gpuimage.HostBuffer
+	ro     readOpts
+	wo     writeOpts
+	dev    *gpuimage.Device
+	stream *gpuimage.Stream
+	ref    *gpuimage.Event
+	imgs   []*gpuimage.Image // the source, then each step's output
+	host   *gpuimage.HostBuffer
+	spare  chan *gpuimage.HostBuffer // download buffers not in use (nil: not yet allocated)
 }
 
+// downloadBuffers is how many download buffers a worker alternates between.
+const downloadBuffers = 2
+
 func newWorker(dev *gpuimage.Device, nsteps int, ref *gpuimage.Event, s *gpuimage.Stream) *worker {
-	w := &worker{dev: dev, stream: s, ref: ref, imgs: make([]*gpuimage.Image, nsteps+1)}
+	w := &worker{dev: dev, stream: s, ref: ref, imgs: make([]*gpuimage.Image, nsteps+1),
+		spare: make(chan *gpuimage.HostBuffer, downloadBuffers)}
 	for i := range w.imgs {
 		w.imgs[i] = &gpuimage.Image{}
+	}
+	for i := 0; i < downloadBuffers; i++ {
+		w.spare <- nil
 	}
 	return w
 }
 
+// close frees the worker's memory; every download buffer must be back in spare.
 func (w *worker) close() {
 	for _, im := range w.imgs {
 		im.Close()
 	}
-	for _, h := range []*gpuimage.HostBuffer{w.host, w.out} {
-		if h != nil {
+	if w.host != nil {
+		w.host.Close()
+	}
+	for i := 0; i < downloadBuffers; i++ {
+		if h := <-w.spare; h != nil {
 			h.Close()
 		}
 	}
@@ -199,28 +213,58 @@ func (w *worker) gpuEncodes(out string, im *gpuimage.Image) bool {
 		(im.Type() == gpuimage.CV8UC1 || im.Type() == gpuimage.CV8UC3)
 }
 
-// process reads in, runs the steps on the device and writes out. On a CUDA device
-// JPEG files are decoded into device memory and encoded from it by nvJPEG; other
-// files are decoded on the host and uploaded.
-func (w *worker) process(in, out string, steps []step) (r result) {
-	r = result{in: in, out: out}
-	fail := func(where string, err error) result {
-		r.err = fmt.Errorf("%s: %s: %v", in, where, err)
-		return r
+// job is one input on its way through a batch's stages: read (and decoded on the
+// host unless nvJPEG decodes it), then the device part, then written.
+type job struct {
+	i     int
+	r     result
+	data  []byte // the file
+	h     header
+	gpuIn bool   // nvJPEG decodes it on the device
+	px    pixels // else: its pixels, decoded on the host
+	file  []byte // the output file, when nvJPEG encodes it
+	res   pixels // else: the downloaded result, in dl
+	dl    *gpuimage.HostBuffer
+	back  chan *gpuimage.HostBuffer // where dl goes once written
+}
+
+// fail records the job's error, naming the input and the stage.
+func (j *job) fail(where string, err error) error {
+	j.r.err = fmt.Errorf("%s: %s: %v", j.r.in, where, err)
+	return j.r.err
+}
+
+// release gives the job's download buffer back to its worker.
+func (j *job) release() {
+	if j.back != nil {
+		j.back <- j.dl
+		j.back, j.dl = nil, nil
 	}
+	j.data, j.px.data, j.file = nil, nil, nil
+}
+
+// read reads the job's input and decodes it on the host unless w's device decodes it.
+func (w *worker) read(j *job) error {
 	t0 := time.Now()
-	data, h, err := readChecked(in, w.ro)
+	data, h, err := readChecked(j.r.in, w.ro)
 	if err != nil {
-		return fail("read", err)
+		return j.fail("read", err)
 	}
-	gpuIn := w.gpuDecodes(h)
-	var px pixels
-	if !gpuIn {
-		if px, err = decodeBytes(data, h, w.ro); err != nil {
-			return fail("read", err)
+	j.data, j.h, j.gpuIn = data, h, w.gpuDecodes(h)
+	if !j.gpuIn {
+		if j.px, err = decodeBytes(data, h, w.ro); err != nil {
+			return j.fail("read", err)
 		}
+		j.data = nil
 	}
-	r.stages = append(r.stages, stage{Name: "read", Time: time.Since(t0)})
+	j.r.stages = append(j.r.stages, stage{Name: "read", Time: time.Since(t0)})
+	return nil
+}
+
+// device uploads the job's pixels (or decodes its JPEG with nvJPEG), runs the
+// steps and downloads the result (or encodes it with nvJPEG), on the worker's
+// stream; each part is timed with events.
+func (w *worker) device(j *job, steps []step) error {
 	on := gpuimage.OnStream(w.stream)
 	var evs []*gpuimage.Event
 	defer func() {
@@ -235,111 +279,201 @@ func (w *worker) process(in, out string, steps []step) (r result) {
 	}
 	names := []string{"upload"}
 	src := w.imgs[0]
-	if gpuIn {
+	if j.gpuIn {
 		names[0] = "decode (nvJPEG)"
 		if err := mark(); err != nil {
-			return fail("decode", err)
+			return j.fail("decode", err)
 		}
-		if err := codec.DecodeJPEG(w.dev, data, src, on); err != nil {
-			return fail("decode", err)
+		if err := codec.DecodeJPEG(w.dev, j.data, src, on); err != nil {
+			return j.fail("decode", err)
 		}
 	} else {
+		px := j.px
 		if src.Empty() || src.Rows() != px.rows || src.Cols() != px.cols || src.Type() != px.typ {
 			src.Close()
+			var err error
 			if w.imgs[0], err = gpuimage.New(w.dev, px.rows, px.cols, px.typ); err != nil {
-				return fail("upload", err)
+				return j.fail("upload", err)
 			}
 			src = w.imgs[0]
 		}
 		host, err := w.hostBuffer(&w.host, len(px.data))
 		if err != nil {
-			return fail("upload", err)
+			return j.fail("upload", err)
 		}
 		copy(host, px.data)
 		if err := mark(); err != nil {
-			return fail("upload", err)
+			return j.fail("upload", err)
 		}
 		if err := src.Upload(host, on); err != nil {
-			return fail("upload", err)
+			return j.fail("upload", err)
 		}
 	}
-	r.megapixels = float64(src.Rows()*src.Cols()) / 1e6
+	j.r.megapixels = float64(src.Rows()*src.Cols()) / 1e6
 	if err := mark(); err != nil {
-		return fail(names[0], err)
+		return j.fail(names[0], err)
 	}
 	cur := src
 	for i, s := range steps {
 		if err := s.run(cur, w.imgs[i+1], on); err != nil {
-			return fail("step "+s.text, err)
+			return j.fail("step "+s.text, err)
 		}
 		cur = w.imgs[i+1]
 		names = append(names, s.text)
 		if err := mark(); err != nil {
-			return fail("step "+s.text, err)
+			return j.fail("step "+s.text, err)
 		}
 	}
-	var file []byte // the encoded output, when nvJPEG encodes it
-	res := pixels{rows: cur.Rows(), cols: cur.Cols(), typ: cur.Type()}
-	if w.gpuEncodes(out, cur) {
+	j.res = pixels{rows: cur.Rows(), cols: cur.Cols(), typ: cur.Type()}
+	if w.gpuEncodes(j.r.out, cur) {
 		names = append(names, "encode (nvJPEG)")
-		if file, err = codec.EncodeJPEG(cur, w.wo.quality, on); err != nil {
-			return fail("encode", err)
+		var err error
+		if j.file, err = codec.EncodeJPEG(cur, w.wo.quality, on); err != nil {
+			return j.fail("encode", err)
 		}
 	} else {
 		names = append(names, "download")
-		dl, err := w.hostBuffer(&w.out, res.rows*res.cols*cur.ElemSize())
+		j.dl, j.back = <-w.spare, w.spare
+		dl, err := w.hostBuffer(&j.dl, j.res.rows*j.res.cols*cur.ElemSize())
 		if err != nil {
-			return fail("download", err)
+			return j.fail("download", err)
 		}
 		if err := cur.Download(dl, on); err != nil {
-			return fail("download", err)
+			return j.fail("download", err)
 		}
-		res.data = dl
+		j.res.data = dl
 	}
 	if err := mark(); err != nil {
-		return fail(names[len(names)-1], err)
+		return j.fail(names[len(names)-1], err)
 	}
 	if err := w.stream.Synchronize(); err != nil {
-		return fail(names[len(names)-1], err)
+		return j.fail(names[len(names)-1], err)
 	}
 	for i, n := range names {
 		d, err := evs[i+1].Since(evs[i])
 		if err != nil {
-			return fail(n, err)
+			return j.fail(n, err)
 		}
-		r.stages = append(r.stages, stage{Name: n, Time: d})
+		j.r.stages = append(j.r.stages, stage{Name: n, Time: d})
 	}
 	if w.ref != nil {
-		r.gpuStart, _ = evs[0].Since(w.ref)
-		r.gpuEnd, _ = evs[len(evs)-1].Since(w.ref)
+		j.r.gpuStart, _ = evs[0].Since(w.ref)
+		j.r.gpuEnd, _ = evs[len(evs)-1].Since(w.ref)
 	}
-	t1 := time.Now()
-	if file != nil {
-		err = writeFile(out, file)
+	return nil
+}
+
+// write encodes the job's result on the host (unless nvJPEG has) and writes it.
+func (w *worker) write(j *job) error {
+	t0 := time.Now()
+	var err error
+	if j.file != nil {
+		err = writeFile(j.r.out, j.file)
 	} else {
-		err = encode(out, res, w.wo)
+		err = encode(j.r.out, j.res, w.wo)
 	}
 	if err != nil {
-		return fail("write", err)
+		return j.fail("write", err)
 	}
-	r.stages = append(r.stages, stage{Name: "write", Time: time.Since(t1)})
-	return r
+	j.r.stages = append(j.r.stages, stage{Name: "write", Time: time.Since(t0)})
+	return nil
+}
+
+// safely runs one stage of a job with a panic turned into the job's error, so that
+// one input can never end a batch (or escape as the usage exit status).
+func safely(j *job, fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			j.r.err = fmt.Errorf("%s: internal error (please report it): %v", j.r.in, p)
+			err = j.r.err
+		}
+	}()
+	return fn()
+}
+
+// process runs every stage of one input on w; a panic fails the input alone.
+func (w *worker) process(in, out string, steps []step) result {
+	j := &job{r: result{in: in, out: out}}
+	defer j.release()
+	if safely(j, func() error { return w.read(j) }) != nil || safely(j, func() error { return w.device(j, steps) }) != nil {
+		return j.r
+	}
+	safely(j, func() error { return w.write(j) })
+	return j.r
+}
+
+// runBatch runs the inputs through three stages that overlap across images: readers
+// (reading, and decoding on the host what nvJPEG does not), the device workers, and
+// writers (encoding on the host what nvJPEG does not, and writing), each stage with
+// as many goroutines as there are workers, so that the slowest stage sets the pace.
+// At most twice as many images as workers are in flight at once (memory stays
+// bounded), and a failed stage fails its input alone.
+func runBatch(workers []*worker, files, outs []string, steps []step, done *atomic.Int64) []result {
+	n, jobs := len(files), len(workers)
+	results := make([]result, n)
+	slots := make(chan struct{}, 2*jobs)
+	toDevice := make(chan *job, jobs)
+	toWrite := make(chan *job, jobs)
+	finish := func(j *job) {
+		j.release()
+		results[j.i] = j.r
+		done.Add(1)
+		<-slots
+	}
+	var next atomic.Int64
+	var readers, devices, writers sync.WaitGroup
+	for _, w := range workers {
+		readers.Add(1)
+		go func(w *worker) {
+			defer readers.Done()
+			for {
+				slots <- struct{}{}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					<-slots
+					return
+				}
+				j := &job{i: i, r: result{in: files[i], out: outs[i]}}
+				if safely(j, func() error { return w.read(j) }) != nil {
+					finish(j)
+					continue
+				}
+				toDevice <- j
+			}
+		}(w)
+	}
+	for _, w := range workers {
+		devices.Add(1)
+		go func(w *worker) {
+			defer devices.Done()
+			for j := range toDevice {
+				if safely(j, func() error { return w.device(j, steps) }) != nil {
+					finish(j)
+					continue
+				}
+				toWrite <- j
+			}
+		}(w)
+		writers.Add(1)
+		go func(w *worker) {
+			defer writers.Done()
+			for j := range toWrite {
+				safely(j, func() error { return w.write(j) })
+				finish(j)
+			}
+		}(w)
+	}
+	readers.Wait()
+	close(toDevice)
+	devices.Wait()
+	close(toWrite)
+	writers.Wait()
+	return results
 }
 
 // writeFile writes an encoded file through a temporary file renamed into place.
 func writeFile(path string, b []byte) error {
 	return atomicWrite(path, func(tmp string) error { return os.WriteFile(tmp, b, 0o600) })
-}
-
-// safeProcess is process with a panic turned into the input's error, so that one
-// input can never end a batch (or escape as the usage exit status).
-func (w *worker) safeProcess(in, out string, steps []step) (r result) {
-	defer func() {
-		if p := recover(); p != nil {
-			r = result{in: in, out: out, err: fmt.Errorf("%s: internal error (please report it): %v", in, p)}
-		}
-	}()
-	return w.process(in, out, steps)
 }
 
 // execute runs the steps over the inputs; a batch (several inputs, a directory or
@@ -433,25 +567,9 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 		workers[i].ro, workers[i].wo = o.read, o.write
 		defer workers[i].close()
 	}
-	results := make([]result, len(files))
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
+	var done atomic.Int64
 	stop := progress(stderr, batch && !o.quiet, len(files), &done, start)
-	for _, w := range workers {
-		wg.Add(1)
-		go func(w *worker) {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				results[i] = w.safeProcess(files[i], outs[i], steps)
-				done.Add(1)
-			}
-		}(w)
-	}
-	wg.Wait()
+	results := runBatch(workers, files, outs, steps, &done)
 	stop()
 	wall := time.Since(start)
 
@@ -462,7 +580,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 			fmt.Fprintf(stderr, "gpuimg %s: %v\n", cmd, r.err)
 		}
 	}
-	s := summarize(results, wall, dev)
+	s := summarize(results, wall, dev, jobs)
 	if o.timing == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -494,15 +612,30 @@ type summary struct {
 	MPPerS     float64        `json:"megapixels_per_s"`
 	GPUBusy    *float64       `json:"gpu_busy,omitempty"`
 	Stages     []stageSummary `json:"stages"`
+	// Busy is, for each of a batch's three stages (read, device, write), the share
+	// of its goroutines' time over the run that it used.
+	Busy map[string]float64 `json:"busy,omitempty"`
+	// BoundBy is the busiest stage, which set the batch's pace, and its largest
+	// part: what to make faster for a faster batch.
+	BoundBy string `json:"bound_by,omitempty"`
 }
 
 type stageSummary struct {
 	Name     string  `json:"name"`
 	MedianMS float64 `json:"median_ms"`
 	TotalMS  float64 `json:"total_ms"`
+	Share    float64 `json:"share"` // of all stages' total time
 }
 
-func summarize(results []result, wall time.Duration, dev *gpuimage.Device) summary {
+// stageOf names the batch stage (read, device or write) a timed part belongs to.
+func stageOf(name string) string {
+	if name == "read" || name == "write" {
+		return name
+	}
+	return "device"
+}
+
+func summarize(results []result, wall time.Duration, dev *gpuimage.Device, jobs int) summary {
 	s := summary{Device: dev.Name(), WallS: wall.Seconds()}
 	byName := map[string][]time.Duration{}
 	var order []string
@@ -536,6 +669,36 @@ func summarize(results []result, wall time.Duration, dev *gpuimage.Device) summa
 		}
 		s.Stages = append(s.Stages, stageSummary{Name: n, MedianMS: ms(ds[len(ds)/2]), TotalMS: ms(tot)})
 	}
+	var all float64
+	for _, st := range s.Stages {
+		all += st.TotalMS
+	}
+	largest := map[string]stageSummary{}
+	used := map[string]float64{}
+	for i, st := range s.Stages {
+		if all > 0 {
+			s.Stages[i].Share = st.TotalMS / all
+		}
+		g := stageOf(st.Name)
+		used[g] += st.TotalMS / 1e3
+		if st.TotalMS > largest[g].TotalMS {
+			largest[g] = st
+		}
+	}
+	if s.Images > 1 && wall > 0 && jobs > 0 {
+		s.Busy = map[string]float64{}
+		top := ""
+		for _, g := range []string{"read", "device", "write"} {
+			s.Busy[g] = used[g] / (float64(jobs) * wall.Seconds())
+			if top == "" || s.Busy[g] > s.Busy[top] {
+				top = g
+			}
+		}
+		s.BoundBy = top
+		if top == "device" {
+			s.BoundBy += ": " + largest[top].Name
+		}
+	}
 	if dev.IsCUDA() && len(spans) > 0 && wall > 0 {
 		b := busy(spans).Seconds() / wall.Seconds()
 		s.GPUBusy = &b
@@ -563,13 +726,17 @@ func busy(spans [][2]time.Duration) time.Duration {
 
 func (s summary) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "timing on %s, %d image(s), median per image:\n", s.Device, s.Images)
+	fmt.Fprintf(&b, "timing on %s, %d image(s), median per image and share of the workers' time:\n", s.Device, s.Images)
 	w := 8
 	for _, st := range s.Stages {
 		w = max(w, len(st.Name))
 	}
 	for _, st := range s.Stages {
-		fmt.Fprintf(&b, "  %-*s %9.3f ms\n", w, st.Name, st.MedianMS)
+		fmt.Fprintf(&b, "  %-*s %9.3f ms %5.1f%%\n", w, st.Name, st.MedianMS, 100*st.Share)
+	}
+	if s.BoundBy != "" {
+		fmt.Fprintf(&b, "  stages busy: read %.0f%%, device %.0f%%, write %.0f%%; bound by %s\n",
+			100*s.Busy["read"], 100*s.Busy["device"], 100*s.Busy["write"], s.BoundBy)
 	}
 	return b.String()
 }

@@ -27,7 +27,7 @@ func TestPanicIsReported(t *testing.T) {
 	w := newWorker(gpuimage.CPU(), 1, nil, s)
 	defer w.close()
 	w.ro = readOpts{maxPixels: defaultMaxPixels}
-	r := w.safeProcess(filepath.Join(images, "camera.png"), filepath.Join(t.TempDir(), "x.png"), []step{bad})
+	r := w.process(filepath.Join(images, "camera.png"), filepath.Join(t.TempDir(), "x.png"), []step{bad})
 	if r.err == nil || !strings.Contains(r.err.Error(), "internal error") || !strings.Contains(r.err.Error(), "boom") {
 		t.Errorf("panic: %v", r.err)
 	}
