@@ -118,7 +118,7 @@ func commonFlags(fs *flag.FlagSet, o *runOpts) {
 	fs.StringVar(&o.out, "o", "", "output file, or directory for a batch (required)")
 	fs.StringVar(&o.device, "device", "", "cpu or cuda (default: cuda in CUDA builds with a GPU, else cpu)")
 	fs.Var(&o.timing, "timing", "print per-stage times (read, upload, each step, download, write); -timing=json for machines")
-	fs.IntVar(&o.jobs, "jobs", 0, "images processed at once in a batch (default: the number of CPUs)")
+	fs.IntVar(&o.jobs, "jobs", 0, "images read and written at once in a batch (default: the number of CPUs); at most 8 are on the device at once")
 	fs.StringVar(&o.ext, "ext", "", "output format for a batch, e.g. png (default: each input's)")
 	fs.BoolVar(&o.quiet, "q", false, "no progress bar or summary")
 	fs.Var(&o.read.mode, "read", "how files are read, as OpenCV's IMREAD_*: unchanged (the file's depth and channels), color (8-bit BGR) or gray (8-bit)")
