@@ -1,7 +1,6 @@
 package convolve
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -36,7 +35,7 @@ func cpuFilter(d, s *core.State, p *plan) {
 						row[j*cn+c] = p.value[c]
 						continue
 					}
-					row[j*cn+c] = elem(buf, s.Off+(m-oy)*s.Pitch+xo+c*esz, s.Depth)
+					row[j*cn+c] = cpu.ReadElem(buf, s.Off+(m-oy)*s.Pitch+xo+c*esz, s.Depth)
 				}
 			}
 		}
@@ -133,17 +132,4 @@ func taps32(v []float64) []float32 {
 		out[i] = float32(f)
 	}
 	return out
-}
-
-// elem reads the element of depth d at byte offset off.
-func elem(b []byte, off int, d core.Depth) float32 {
-	switch d {
-	case core.Depth8U:
-		return float32(b[off])
-	case core.Depth16U:
-		return float32(binary.LittleEndian.Uint16(b[off:]))
-	case core.Depth16S:
-		return float32(int16(binary.LittleEndian.Uint16(b[off:])))
-	}
-	return math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/convolve"
 	"github.com/gpuimg/gpuimg/gpuimage"
-	"github.com/gpuimg/gpuimg/gpuimage/gocvmat/gocvtest"
+	"github.com/gpuimg/gpuimg/internal/gocvtest"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 

@@ -3,7 +3,6 @@ package fftfilter
 import (
 	"math"
 	"math/cmplx"
-	"unsafe"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 
@@ -15,33 +14,7 @@ import (
 // same packing, masks and conversions as the CUDA kernels (kernels/fft.cu).
 
 // elem reads the element at byte offset off of a host buffer as float64.
-func elem(b []byte, off int, d core.Depth) float64 {
-	p := unsafe.Pointer(&b[off])
-	switch d {
-	case core.Depth8U:
-		return float64(*(*uint8)(p))
-	case core.Depth16U:
-		return float64(*(*uint16)(p))
-	case core.Depth16S:
-		return float64(*(*int16)(p))
-	}
-	return float64(*(*float32)(p))
-}
-
-// setElem stores v at byte offset off, rounded and saturated to depth d.
-func setElem(b []byte, off int, d core.Depth, v float32) {
-	p := unsafe.Pointer(&b[off])
-	switch d {
-	case core.Depth8U:
-		*(*uint8)(p) = cpu.Saturate[uint8](v)
-	case core.Depth16U:
-		*(*uint16)(p) = cpu.Saturate[uint16](v)
-	case core.Depth16S:
-		*(*int16)(p) = cpu.Saturate[int16](v)
-	default:
-		*(*float32)(p) = v
-	}
-}
+func elem(b []byte, off int, d core.Depth) float64 { return float64(cpu.ReadElem(b, off, d)) }
 
 // access addresses an image (or plane) as lines of elements.
 type access struct {
@@ -63,11 +36,11 @@ func (a access) cplx(l, k int) complex128 {
 	o := a.at(l, k)
 	return complex(elem(a.b, o, a.depth), elem(a.b, o+4, a.depth))
 }
-func (a access) setReal(l, k int, v float64) { setElem(a.b, a.at(l, k), a.depth, float32(v)) }
+func (a access) setReal(l, k int, v float64) { cpu.WriteElem(a.b, a.at(l, k), a.depth, float32(v)) }
 func (a access) setCplx(l, k int, v complex128) {
 	o := a.at(l, k)
-	setElem(a.b, o, a.depth, float32(real(v)))
-	setElem(a.b, o+4, a.depth, float32(imag(v)))
+	cpu.WriteElem(a.b, o, a.depth, float32(real(v)))
+	cpu.WriteElem(a.b, o+4, a.depth, float32(imag(v)))
 }
 
 // lineFFT transforms each line of x (complex, in place) forward or inverse.
@@ -380,7 +353,7 @@ func (j *filterJob) storePlane(plane []float64, c int, scale float64) {
 	d := j.dst
 	for y := 0; y < d.Rows; y++ {
 		for x := 0; x < d.Cols; x++ {
-			setElem(d.Buf.Host, d.Off+y*d.Pitch+(x*d.Chans+c)*d.Depth.Size(), d.Depth, float32(plane[y*j.q+x]*scale+j.delta))
+			cpu.WriteElem(d.Buf.Host, d.Off+y*d.Pitch+(x*d.Chans+c)*d.Depth.Size(), d.Depth, float32(plane[y*j.q+x]*scale+j.delta))
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/fftfilter"
 	"github.com/gpuimg/gpuimg/gpuimage"
-	"github.com/gpuimg/gpuimg/gpuimage/gocvmat/gocvtest"
+	"github.com/gpuimg/gpuimg/internal/gocvtest"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 

@@ -7,20 +7,17 @@ import (
 )
 
 // Depth is the type of each element of an image, numbered as OpenCV's CV_8U ...
-type Depth int
+// (one type, shared with the packages below gpuimage). Size gives its bytes per
+// element, Valid whether gpuimg supports it.
+type Depth = core.Depth
 
 // The supported depths (OpenCV's CV_8U, CV_16U, CV_16S, CV_32F).
 const (
-	Depth8U  Depth = 0
-	Depth16U Depth = 2
-	Depth16S Depth = 3
-	Depth32F Depth = 5
+	Depth8U  = core.Depth8U
+	Depth16U = core.Depth16U
+	Depth16S = core.Depth16S
+	Depth32F = core.Depth32F
 )
-
-// Size is the size in bytes of one element, 0 for an unsupported depth.
-func (d Depth) Size() int { return core.Depth(d).Size() }
-
-func (d Depth) String() string { return core.Depth(d).String() }
 
 // MatType is a depth and a channel count, encoded as OpenCV (and gocv) encode
 // CV_8UC3 and friends: depth + (channels-1)*8.

@@ -289,3 +289,33 @@ func BorderMap(p, n, b int) int {
 	}
 	return -1
 }
+
+// ReadElem reads the element of depth d at byte offset off of a host buffer (in the
+// host's byte order, as Row does).
+func ReadElem(b []byte, off int, d core.Depth) float32 {
+	p := unsafe.Pointer(&b[off])
+	switch d {
+	case core.Depth8U:
+		return float32(*(*uint8)(p))
+	case core.Depth16U:
+		return float32(*(*uint16)(p))
+	case core.Depth16S:
+		return float32(*(*int16)(p))
+	}
+	return *(*float32)(p)
+}
+
+// WriteElem stores v at byte offset off, rounded and saturated to depth d as Saturate.
+func WriteElem(b []byte, off int, d core.Depth, v float32) {
+	p := unsafe.Pointer(&b[off])
+	switch d {
+	case core.Depth8U:
+		*(*uint8)(p) = Saturate[uint8](v)
+	case core.Depth16U:
+		*(*uint16)(p) = Saturate[uint16](v)
+	case core.Depth16S:
+		*(*int16)(p) = Saturate[int16](v)
+	default:
+		*(*float32)(p) = v
+	}
+}
