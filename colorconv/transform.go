@@ -2,7 +2,6 @@ package colorconv
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -52,11 +51,7 @@ func Transform(src, dst *gpuimage.Image, m [][]float64, opts ...gpuimage.Option)
 			transformCPU(d, s, &mat)
 			return nil
 		}
-		host := unsafe.Slice((*byte)(unsafe.Pointer(&mat[0])), len(mat)*4)
-		return core.WithUpload(s.Dev, str, host, func(m uintptr) error {
-			name := fmt.Sprintf("gi_xform_%s_%d%d", core.KernelSuffix(s.Depth), s.Chans, dcn)
-			return launch(str, name, 16/s.Depth.Size(), s, d, m)
-		})
+		return transformCUDA(str, d, s, &mat)
 	})
 	if err != nil {
 		return fmt.Errorf("colorconv.Transform: %w", err)
