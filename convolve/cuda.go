@@ -9,7 +9,7 @@ import (
 	"github.com/gpuimg/gpuimg/internal/core"
 )
 
-// Launch geometry shared with kernels/filter.cu.
+// Launch geometry shared with kernels/filter.cuh and the filter_*.cu families.
 const (
 	tapsLen   = 964 // floats in the Taps kernel parameter (the 4 KiB parameter limit)
 	sepYOff   = 64  // ky's offset in Taps for separable kernels
@@ -85,7 +85,7 @@ var (
 )
 
 // rsepElems is how many elements of a row each lane of the streaming kernel for
-// KxK takes (kernels/filter.cu: RSEPS).
+// KxK takes (kernels/filter_rsep.cu: RSEPS).
 func rsepElems(k int) int {
 	if k == 5 {
 		return 4
@@ -126,7 +126,7 @@ func rsepKernel(d, s *core.State, p *plan) (string, int, []float32) {
 // needs more.
 func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	gx := (spans + 3) / 4
-	perSM := 3 // kernels/filter.cu: RSEP's __launch_bounds__
+	perSM := 3 // kernels/filter_rsep.cu: RSEP's __launch_bounds__
 	if rsepElems(k) == 4 {
 		perSM = 8
 	} else if k <= 5 {
@@ -143,7 +143,7 @@ func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	return [3]int{gx, min((s.Rows+rows-1)/rows, 65535), 1}, rows
 }
 
-// isepArgs returns the extra arguments of gi_isep3_u8_s16 (kernels/filter.cu), the
+// isepArgs returns the extra arguments of gi_isep3_u8_s16 (kernels/filter_isep.cu), the
 // integer kernel for centred 3x3 separable kernels with small integer taps (Sobel,
 // Scharr) from one-channel 8U to 16S, or nil when the plan needs another kernel:
 // taps or delta that are not integers, a constant border value that is not a byte,
@@ -170,7 +170,7 @@ func isepArgs(d, s *core.State, p *plan) []any {
 }
 
 // ipackArgs returns the name and extra arguments of the packed integer kernels
-// (kernels/filter.cu: gi_ipack_box_k<K>_c<C> and gi_ipack_gauss_k<K>_c<C>), or ""
+// (kernels/filter_ipack.cu: gi_ipack_box_k<K>_c<C> and gi_ipack_gauss_k<K>_c<C>), or ""
 // when the plan needs another kernel. They take the normalized 3x3 and 5x5 box
 // filters and the fixed-point 3x3 and 5x5 GaussianBlur with sigma 0 (taps 1 2 1 and
 // 1 4 6 4 1), 8U to 8U with 1, 3 or 4 channels, centred, no delta, a constant
@@ -249,14 +249,50 @@ func intTaps(v []float64) ([]int, int, bool) {
 	return nil, 0, false
 }
 
-// cudaFilter picks the kernel: the packed integer ones for box and Gaussian
-// filters of 8U images, the integer one for Sobel-like 3x3 kernels to 16S,
-// the streaming separable one for 8-bit images, the register one for small 2-D
-// kernels, the tiled separable one, the tensor-core one for 7x7 and smaller 2-D
-// kernels from 8U to 8U (immaArgs), the unrolled 2-D one for kernels up to 31x31,
-// or the direct one.
+// filterKind is one way to run a plan on a CUDA device: pick returns its launch
+// when it takes the plan (with what it worked out to decide), else nil.
+type filterKind struct {
+	name string
+	pick func(d, s *core.State, p *plan) func(str core.Stream) error
+}
+
+// filterKinds are tried in this order; the first that takes the plan runs it (the
+// direct kernel takes any).
+var filterKinds = []filterKind{
+	{"packed integer (gi_ipack_*): box and Gaussian 3x3, 5x5, 8U to 8U", pickIPack},
+	{"integer 3x3 separable (gi_isep3_u8_s16): Sobel-like, 8U to 16S", pickISep},
+	{"streaming separable (gi_rsep_*): centred up to 7x7, one-channel 8U", pickRSep},
+	{"register (gi_reg_*): centred 3x3, 5x5 on one-channel 8U or 32F, 7x7 32F", pickReg},
+	{"tiled separable (gi_sep_*): separable up to 63 taps", pickSep},
+	{"tensor-core (gi_imma_*): 2-D up to 7x7, 8U to 8U", pickImma},
+	{"tiled 2-D (gi_conv2d_k*): 2-D up to 31x31", pickConv2D},
+	{"direct (gi_conv2d_any): any size", pickDirect},
+}
+
+// cudaFilter runs the plan with the first of filterKinds that takes it.
 func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
-	if name, extra := ipackArgs(d, s, p); name != "" {
+	for _, k := range filterKinds {
+		if launch := k.pick(d, s, p); launch != nil {
+			return launch(str)
+		}
+	}
+	return fmt.Errorf("convolve: no kernel takes a %dx%d kernel on %v", p.kw, p.kh, s.Depth) // unreachable: the direct kernel takes any
+}
+
+// kernel2D is the plan's 2-D kernel (a separable one as its outer product).
+func kernel2D(p *plan) [][]float64 {
+	if p.sep {
+		return outer(p.kx, p.ky)
+	}
+	return p.k
+}
+
+func pickIPack(d, s *core.State, p *plan) func(core.Stream) error {
+	name, extra := ipackArgs(d, s, p)
+	if name == "" {
+		return nil
+	}
+	return func(str core.Stream) error {
 		if onLaunch != nil {
 			onLaunch(name)
 		}
@@ -271,40 +307,62 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 		gy := min((s.Rows+31)/32, max(1, core.MultiProcessors(s.Dev)*perSM/gx), 65535)
 		return s.Dev.Launch(str, name, [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), extra...)...)
 	}
-	if extra := isepArgs(d, s, p); extra != nil {
+}
+
+func pickISep(d, s *core.State, p *plan) func(core.Stream) error {
+	extra := isepArgs(d, s, p)
+	if extra == nil {
+		return nil
+	}
+	return func(str core.Stream) error {
 		// Blocks of 256 columns by 4 strips of 8 rows (ISEP_R); down, as many as fill
 		// the GPU once (5 blocks per SM: its launch bounds), each walking further.
 		gx := (s.Cols + 255) / 256
 		gy := min((s.Rows+31)/32, max(1, core.MultiProcessors(s.Dev)*5/gx), 65535)
 		return s.Dev.Launch(str, "gi_isep3_u8_s16", [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), extra...)...)
 	}
-	if name, k, taps := rsepKernel(d, s, p); name != "" {
+}
+
+func pickRSep(d, s *core.State, p *plan) func(core.Stream) error {
+	name, k, taps := rsepKernel(d, s, p)
+	if name == "" {
+		return nil
+	}
+	return func(str core.Stream) error {
 		e := rsepElems(k)
 		spans := (s.Cols*s.Chans + 30*e - 1) / (30 * e) // a warp writes 30 lanes x E elements
 		grid, rows := rsepGrid(s, k, spans)
 		args := append(geoArgs(d, s, p), taps, rows)
 		return s.Dev.Launch(str, name, grid, [3]int{128, 1, 1}, 0, args...)
 	}
-	if name, k := regKernel(d, s, p); name != "" {
-		kern := p.k
-		if p.sep {
-			kern = outer(p.kx, p.ky)
-		}
+}
+
+func pickReg(d, s *core.State, p *plan) func(core.Stream) error {
+	name, k := regKernel(d, s, p)
+	if name == "" {
+		return nil
+	}
+	return func(str core.Stream) error {
 		taps := make([]float32, tapsLen)
-		for i, row := range kern {
+		for i, row := range kernel2D(p) {
 			for j, v := range row {
 				taps[i*k+j] = float32(v)
 			}
 		}
-		rows := 4 * 8 // outputs per block down: 4 warps of R rows (kernels/filter.cu)
+		rows := 4 * 8 // outputs per block down: 4 warps of R rows (kernels/filter_reg.cu)
 		if k >= 5 {
 			rows = 4 * 6
 		}
 		args := append(geoArgs(d, s, p), taps)
 		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, 120, rows, 1), [3]int{32, 4, 1}, 0, args...)
 	}
-	block := [3]int{32, 8, 1}
-	if p.sep && max(p.kw, p.kh) <= sepMax {
+}
+
+func pickSep(d, s *core.State, p *plan) func(core.Stream) error {
+	if !p.sep || max(p.kw, p.kh) > sepMax {
+		return nil
+	}
+	return func(str core.Stream) error {
 		taps := make([]float32, tapsLen)
 		for i, v := range p.kx {
 			taps[i] = float32(v)
@@ -321,26 +379,37 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 		}
 		name := fmt.Sprintf("gi_sep_k%d_c%d", k, cp)
 		args := append(geoArgs(d, s, p), taps)
-		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, th, s.Chans/cp), block, smem(cp, th), args...)
+		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, th, s.Chans/cp), [3]int{32, 8, 1}, smem(cp, th), args...)
 	}
-	k := p.k
-	if p.sep {
-		k = outer(p.kx, p.ky)
+}
+
+// pickImma takes 2-D kernels of the 7x7 bucket from 8U to 8U where the tensor-core
+// kernel does (immaArgs).
+func pickImma(d, s *core.State, p *plan) func(core.Stream) error {
+	if p.sep && max(p.kw, p.kh) <= sepMax || bucket(convSizes, max(p.kw, p.kh)) != 7 {
+		return nil
 	}
-	if kk := bucket(convSizes, max(p.kw, p.kh)); kk != 0 {
-		if kk == 7 { // 8U to 8U: the tensor-core kernel where it takes the plan
-			if name, args := immaArgs(d, s, p, k); name != "" {
-				return immaLaunch(str, d, s, p, name, args)
-			}
-		}
+	name, args := immaArgs(d, s, p, kernel2D(p))
+	if name == "" {
+		return nil
+	}
+	return func(str core.Stream) error { return immaLaunch(str, d, s, p, name, args) }
+}
+
+func pickConv2D(d, s *core.State, p *plan) func(core.Stream) error {
+	kk := bucket(convSizes, max(p.kw, p.kh))
+	if kk == 0 {
+		return nil
+	}
+	return func(str core.Stream) error {
 		taps := make([]float32, tapsLen)
-		for i, row := range k {
+		for i, row := range kernel2D(p) {
 			for j, v := range row {
 				taps[i*kk+j] = float32(v)
 			}
 		}
 		// Tiles of 8 rows per thread row (64) for 3x3, 16 (128) for larger kernels,
-		// except 7x7 (kernels/filter.cu): 8 on one-channel images
+		// except 7x7 (kernels/filter_tiled.cu): 8 on one-channel images
 		// (gi_conv2d_k7_py8), two columns per thread on the others, 64 by 64
 		// (gi_conv2d_px2_k7; from 8U to 8U on 3 or 4 channels gi_conv2d_u8c<C>_k7,
 		// one tile per block).
@@ -357,19 +426,24 @@ func cudaFilter(str core.Stream, d, s *core.State, p *plan) error {
 			th = 2 * convTileH
 		}
 		g := grid(s.Cols, s.Rows, tw, th, 1)
-		g[0] *= s.Chans // a tile column's channels are neighbouring blocks (kernels/filter.cu)
+		g[0] *= s.Chans // a tile column's channels are neighbouring blocks (kernels/filter_tiled.cu)
 		args := append(geoArgs(d, s, p), taps)
-		return s.Dev.Launch(str, name, g, block, 0, args...)
+		return s.Dev.Launch(str, name, g, [3]int{32, 8, 1}, 0, args...)
 	}
-	// Direct kernel: the taps go in a device buffer.
-	host := make([]byte, 4*p.kw*p.kh)
-	for i, row := range k {
-		for j, v := range row {
-			binary.LittleEndian.PutUint32(host[4*(i*p.kw+j):], math.Float32bits(float32(v)))
+}
+
+// pickDirect takes any plan: the taps go in a device buffer.
+func pickDirect(d, s *core.State, p *plan) func(core.Stream) error {
+	return func(str core.Stream) error {
+		host := make([]byte, 4*p.kw*p.kh)
+		for i, row := range kernel2D(p) {
+			for j, v := range row {
+				binary.LittleEndian.PutUint32(host[4*(i*p.kw+j):], math.Float32bits(float32(v)))
+			}
 		}
+		return core.WithUpload(s.Dev, str, host, func(taps uintptr) error {
+			args := append(geoArgs(d, s, p), taps)
+			return s.Dev.Launch(str, "gi_conv2d_any", grid(s.Cols, s.Rows, 32, 8, s.Chans), [3]int{32, 8, 1}, 0, args...)
+		})
 	}
-	return core.WithUpload(s.Dev, str, host, func(taps uintptr) error {
-		args := append(geoArgs(d, s, p), taps)
-		return s.Dev.Launch(str, "gi_conv2d_any", grid(s.Cols, s.Rows, 32, 8, s.Chans), block, 0, args...)
-	})
 }
