@@ -17,23 +17,20 @@ import (
 //
 // Region views share memory with their parent, as OpenCV's ROIs do; the memory is
 // freed when the last image using it is closed.
-type Image struct {
-	st core.State
-}
+//
+// (Image is defined on internal/core's handle, so that the operation packages reach
+// its state typed, without hooks.)
+type Image core.Image
 
-func (im *Image) state() *core.State {
-	if im == nil {
-		return nil
-	}
-	return &im.st
-}
+// state is the image's state, nil for a nil image.
+func (im *Image) state() *core.State { return core.StateOf(im) }
 
 // layout is the image's layout, zero for a nil image.
 func (im *Image) layout() core.Layout {
 	if im == nil {
 		return core.Layout{}
 	}
-	return im.st.Layout
+	return im.state().Layout
 }
 
 func opError(op string, err error) error {
@@ -52,7 +49,7 @@ func New(dev *Device, rows, cols int, t MatType) (*Image, error) {
 		return nil, opError("New", fmt.Errorf("%w: %dx%d (rows x cols)", ErrEmpty, rows, cols))
 	}
 	im := &Image{}
-	if err := im.st.Create(dev.b, rows, cols, core.Depth(t.Depth()), t.Channels()); err != nil {
+	if err := im.state().Create(dev.b, rows, cols, core.Depth(t.Depth()), t.Channels()); err != nil {
 		return nil, opError("New", err)
 	}
 	return im, nil
@@ -69,11 +66,12 @@ func NewLike(im *Image) (*Image, error) {
 // Close releases the image's reference to its memory. Closing twice does nothing;
 // any other use of a closed image returns ErrClosed.
 func (im *Image) Close() error {
-	if im == nil || im.st.Closed {
+	if im == nil || im.state().Closed {
 		return nil
 	}
-	im.st.Release()
-	im.st.Closed = true
+	s := im.state()
+	s.Release()
+	s.Closed = true
 	return nil
 }
 
@@ -82,7 +80,7 @@ func (im *Image) Device() *Device {
 	if im == nil {
 		return nil
 	}
-	return deviceOf(im.st.Dev)
+	return deviceOf(im.state().Dev)
 }
 
 // Rows is the image height.
@@ -110,22 +108,23 @@ func (im *Image) Pitch() int { return im.layout().Pitch }
 func (im *Image) Bounds() image.Rectangle { l := im.layout(); return image.Rect(0, 0, l.Cols, l.Rows) }
 
 // Empty reports whether the image has no pixels (a zero, closed or 0x0 image).
-func (im *Image) Empty() bool { return im == nil || im.st.Buf == nil || im.st.Empty() }
+func (im *Image) Empty() bool { return im == nil || im.state().Buf == nil || im.state().Empty() }
 
 // Closed reports whether Close was called.
-func (im *Image) Closed() bool { return im != nil && im.st.Closed }
+func (im *Image) Closed() bool { return im != nil && im.state().Closed }
 
 func (im *Image) String() string {
 	if im == nil {
 		return "Image(nil)"
 	}
-	if im.st.Closed {
+	s := im.state()
+	if s.Closed {
 		return "Image(closed)"
 	}
-	if im.st.Buf == nil {
+	if s.Buf == nil {
 		return "Image(empty)"
 	}
-	return fmt.Sprintf("Image(%dx%d %v on %s)", im.st.Rows, im.st.Cols, im.Type(), im.st.Dev.Name())
+	return fmt.Sprintf("Image(%dx%d %v on %s)", s.Rows, s.Cols, im.Type(), s.Dev.Name())
 }
 
 // Region returns a view of the pixels of r (in im's coordinates) sharing im's
@@ -137,10 +136,12 @@ func (im *Image) Region(r image.Rectangle) (*Image, error) {
 	if r.Empty() || !r.In(im.Bounds()) {
 		return nil, opError("Region", fmt.Errorf("rectangle %v is empty or outside the image bounds %v", r, im.Bounds()))
 	}
-	v := &Image{st: im.st}
-	v.st.Rows, v.st.Cols = r.Dy(), r.Dx()
-	v.st.Off += r.Min.Y*im.st.Pitch + r.Min.X*im.st.ElemSize()
-	v.st.Buf.Retain()
+	v := &Image{}
+	vs, s := v.state(), im.state()
+	*vs = *s
+	vs.Rows, vs.Cols = r.Dy(), r.Dx()
+	vs.Off += r.Min.Y*s.Pitch + r.Min.X*s.ElemSize()
+	vs.Buf.Retain()
 	return v, nil
 }
 

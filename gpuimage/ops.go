@@ -72,17 +72,17 @@ func intoDst(src, dst *Image, fn func(out *core.State) error, opts ...Option) er
 	if dst == nil {
 		return ErrNil
 	}
-	if dst != src && !core.Overlaps(&dst.st, &src.st) {
-		return fn(&dst.st)
+	if dst != src && !core.Overlaps(dst.state(), src.state()) {
+		return fn(dst.state())
 	}
 	tmp := &Image{}
-	if err := fn(&tmp.st); err != nil {
+	if err := fn(tmp.state()); err != nil {
 		tmp.Close()
 		return err
 	}
 	if dst == src {
-		dst.st.Release()
-		dst.st = tmp.st
+		dst.state().Release()
+		*dst.state() = *tmp.state()
 		return nil
 	}
 	defer tmp.Close()
@@ -192,7 +192,7 @@ func Merge(srcs []*Image, dst *Image, opts ...Option) error {
 		return opError("Merge", ErrNil)
 	}
 	for _, s := range states {
-		if s == &dst.st || core.Overlaps(s, &dst.st) { // merge into a new image, then copy
+		if s == dst.state() || core.Overlaps(s, dst.state()) { // merge into a new image, then copy
 			tmp := &Image{}
 			defer tmp.Close()
 			if err := Merge(srcs, tmp, opts...); err != nil {

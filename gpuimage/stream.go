@@ -65,42 +65,17 @@ func (e *Event) Since(start *Event) (time.Duration, error) {
 // Close releases the event.
 func (e *Event) Close() error { return e.ev.Close() }
 
-// Option changes how a call runs.
-type Option struct {
-	stream *Stream
-	border *Scalar
-}
+// Option changes how a call runs: OnStream, BorderValue.
+type Option = core.Option
 
 // OnStream queues the call's work on s and returns without waiting for it.
-func OnStream(s *Stream) Option { return Option{stream: s} }
+func OnStream(s *Stream) Option {
+	if s == nil {
+		return Option{}
+	}
+	return core.OnStream(s.s, s.dev.b)
+}
 
 // BorderValue sets the value of the pixels outside the image for calls that take a
 // border type and are given BORDER_CONSTANT (OpenCV's borderValue; the default is 0).
-func BorderValue(v Scalar) Option { return Option{border: &v} }
-
-func init() {
-	core.RegisterStreamOf(func(opts any) (core.Stream, core.Backend) {
-		for _, o := range opts.([]Option) {
-			if o.stream != nil {
-				return o.stream.s, o.stream.dev.b
-			}
-		}
-		return nil, nil
-	})
-	core.RegisterBorderValueOf(func(opts any) [4]float64 {
-		var v [4]float64
-		for _, o := range opts.([]Option) {
-			if o.border != nil {
-				v = [4]float64{o.border.Val1, o.border.Val2, o.border.Val3, o.border.Val4}
-			}
-		}
-		return v
-	})
-	core.RegisterStateOf(func(img any) *core.State {
-		im := img.(*Image)
-		if im == nil {
-			return nil
-		}
-		return &im.st
-	})
-}
+func BorderValue(v Scalar) Option { return core.WithBorderValue(v.array()) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 )
 
 // Errors shared by every package; gpuimage exports them.
@@ -18,8 +19,7 @@ var (
 	ErrBadType        = errors.New("unsupported image type")
 )
 
-// State is everything an image is: gpuimage.Image wraps one, and the operation
-// packages reach it through StateOf.
+// State is everything an image is: an Image holds one.
 type State struct {
 	Dev    Backend
 	Buf    *Buffer
@@ -27,13 +27,22 @@ type State struct {
 	Layout
 }
 
-var stateOf func(any) *State
+// Image is an image's handle: gpuimage.Image is defined on it (type Image
+// core.Image), so the packages below gpuimage reach its State through StateOf,
+// typed, while users see none of it.
+type Image struct {
+	st State
+}
 
-// RegisterStateOf is called by gpuimage to let the operation packages see images.
-func RegisterStateOf(f func(any) *State) { stateOf = f }
-
-// StateOf returns the state of a *gpuimage.Image (nil for a nil image).
-func StateOf(img any) *State { return stateOf(img) }
+// StateOf returns the state of an image (a *gpuimage.Image), nil for a nil one.
+// I's underlying type is Image's (the constraint says so; Go converts *I to *Image
+// only through unsafe.Pointer in a generic function), so the layouts are one.
+func StateOf[I ~struct{ st State }](im *I) *State {
+	if im == nil {
+		return nil
+	}
+	return &(*Image)(unsafe.Pointer(im)).st
+}
 
 // Check reports whether s is an open image with pixels.
 func (s *State) Check() error {
@@ -148,26 +157,36 @@ func Grid(n, rows, bx int) [3]int {
 	return [3]int{max(1, (n+bx-1)/bx), max(1, min(rows, 65535)), 1}
 }
 
-var streamOf func(opts any) (Stream, Backend)
+// Option changes how a call runs: gpuimage.Option is an alias of it, made by
+// gpuimage.OnStream and gpuimage.BorderValue.
+type Option struct {
+	stream Stream
+	dev    Backend
+	border *[4]float64
+}
 
-// RegisterStreamOf is called by gpuimage: f returns the stream named by a
-// []gpuimage.Option and its device, or nils.
-func RegisterStreamOf(f func(opts any) (Stream, Backend)) { streamOf = f }
+// OnStream is the option that queues a call's work on s, a stream of dev.
+func OnStream(s Stream, dev Backend) Option { return Option{stream: s, dev: dev} }
 
-var borderValueOf func(opts any) [4]float64
+// WithBorderValue is the option that sets BORDER_CONSTANT's value.
+func WithBorderValue(v [4]float64) Option { return Option{border: &v} }
 
-// RegisterBorderValueOf is called by gpuimage: f returns the border value set in a
-// []gpuimage.Option (zeros when none is).
-func RegisterBorderValueOf(f func(opts any) [4]float64) { borderValueOf = f }
-
-// BorderValueOf returns the border value set in opts, a []gpuimage.Option.
-func BorderValueOf(opts any) [4]float64 { return borderValueOf(opts) }
+// BorderValueOf returns the border value set in opts (the last one), zeros when none is.
+func BorderValueOf(opts []Option) [4]float64 {
+	var v [4]float64
+	for _, o := range opts {
+		if o.border != nil {
+			v = *o.border
+		}
+	}
+	return v
+}
 
 // Run runs fn, which queues work for dev on the stream it is given. With a stream in
-// opts (a []gpuimage.Option) the work stays queued there and the images are marked as
-// used on it; otherwise it runs on the device's synchronous stream and Run waits.
-func Run(dev Backend, opts any, imgs []*State, fn func(s Stream) error) error {
-	if s, sdev := streamOf(opts); s != nil {
+// opts the work stays queued there and the images are marked as used on it;
+// otherwise it runs on the device's synchronous stream and Run waits.
+func Run(dev Backend, opts []Option, imgs []*State, fn func(s Stream) error) error {
+	if s, sdev := StreamDevOf(opts); s != nil {
 		if sdev != dev {
 			return fmt.Errorf("%w: stream on %s, images on %s", ErrDeviceMismatch, sdev.Name(), dev.Name())
 		}
@@ -181,14 +200,21 @@ func Run(dev Backend, opts any, imgs []*State, fn func(s Stream) error) error {
 	return s.Sync()
 }
 
-// StreamOf returns the stream named in opts (a []gpuimage.Option), or nil.
-func StreamOf(opts any) Stream {
-	s, _ := streamOf(opts)
+// StreamOf returns the stream named in opts (the first), or nil.
+func StreamOf(opts []Option) Stream {
+	s, _ := StreamDevOf(opts)
 	return s
 }
 
-// StreamDevOf returns the stream named in opts and its device, or nils.
-func StreamDevOf(opts any) (Stream, Backend) { return streamOf(opts) }
+// StreamDevOf returns the stream named in opts (the first) and its device, or nils.
+func StreamDevOf(opts []Option) (Stream, Backend) {
+	for _, o := range opts {
+		if o.stream != nil {
+			return o.stream, o.dev
+		}
+	}
+	return nil, nil
+}
 
 var devInfos sync.Map // Backend -> Info
 
