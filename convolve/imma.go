@@ -7,7 +7,7 @@ import (
 	"github.com/gpuimg/gpuimg/internal/core"
 )
 
-// The tensor-core kernel (kernels/filter.cu: gi_imma_k7_c<C>_d<D>) filters 8U images
+// The tensor-core kernel (kernels/filter_imma.cu: gi_imma_k7_c<C>_d<D>) filters 8U images
 // with the taps as integers over a power of two, each split into signed-byte
 // digits, so that integer mma instructions take the multiply-adds. Its sums are
 // exact; only the taps are rounded, and immaQuantize keeps the most that rounding

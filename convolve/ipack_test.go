@@ -7,7 +7,7 @@ import (
 )
 
 // The packed kernels divide each 16-bit sum s by D as umulhi(s, floor(2^32/D)+1)
-// (kernels/filter.cu: ipk_word): exact for every s they can see, for each D they take.
+// (kernels/filter_ipack.cu: ipk_word): exact for every s they can see, for each D they take.
 func TestPackedQuotient(t *testing.T) {
 	for _, den := range []int{9, 25} {
 		magic := uint32((1<<32)/den + 1)

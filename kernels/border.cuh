@@ -1,5 +1,5 @@
 // Border rules and depth-generic element access shared by the filter kernels
-// (filter.cu) and the FFT kernels (fft.cu).
+// (filter.cuh and filter_*.cu) and the FFT kernels (fft.cu).
 #pragma once
 #include "common.cuh"
 

@@ -1,0 +1,223 @@
+// Linear filters (package convolve, launched from convolve/cuda.go): what the kernel
+// families share (Geo, Taps, element conversion, tile loading through the border
+// rule). Each family lives in its own file:
+//   filter_tiled.cu  gi_sep_*, gi_conv2d_*: tiles with their apron in shared memory,
+//                    several outputs per thread from registers
+//   filter_reg.cu    gi_reg_*: centred 3x3/5x5 (and 7x7 32F) in registers
+//   filter_rsep.cu   gi_rsep_*: streaming separable kernels for 8-bit sources
+//   filter_isep.cu   gi_isep3_u8_s16: integer 3x3 separable (Sobel, Scharr)
+//   filter_ipack.cu  gi_ipack_*: packed integer box and Gaussian, 8U to 8U
+//   filter_imma.cu   gi_imma_*: integer tensor cores, 8U to 8U
+//
+//   gi_sep_k<K>_c<C>  separable kernel, taps padded to K, C channels per block: the tile is
+//                     filtered along rows into a second shared buffer, then along
+//                     columns; 32x32 outputs per 32x8-thread block.
+//   gi_conv2d_k<K>    2-D kernel padded to KxK (zeros), one channel per block;
+//                     8 (K = 3) or 16 outputs per thread down a column, the
+//                     taps of one kernel column at a time in registers;
+//                     7x7: gi_conv2d_k7_py8 (8 outputs) for one-channel images,
+//                     gi_conv2d_px2_k7 (two columns of 8) for the others, and
+//                     gi_conv2d_u8c<C>_k7 (the same, leaner) from 8U to 8U on 3 or
+//                     4 channels where the tensor-core kernel does not take it.
+//   gi_imma_k7_c<C>_d<D>  kernels of up to 7 rows, 8U to 8U, on integer tensor cores
+//                     (sm_80 and newer; see the last section).
+//   Outputs per thread: 8 rows (4 when a block does 3 or 4 channels) for the
+//   separable kernel; the tile is 32 columns by 8x that many rows.
+//   gi_conv2d_any     any size: one output per thread, taps from global memory.
+//   gi_reg_k<K>_<in>_<out>  centred 3x3 or 5x5 kernels on one-channel 8U or 32F
+//                     images, and 7x7 from 32F to 32F, all in registers (see reg_kernel).
+//   gi_isep3_u8_s16   centred 3x3 separable kernels with small integer taps (Sobel,
+//                     Scharr), one-channel 8U to 16S, in integers (see below).
+//   gi_rsep_k<K>_c1_<out>  centred separable kernels up to 7x7 on one-channel 8U
+//                     images, streamed down strips of rows in registers (see rsep_kernel).
+//   gi_ipack_{box,gauss}_k<K>_c<C>  3x3 and 5x5 normalized box filters and OpenCV's
+//                     fixed-point Gaussian, 8U to 8U, two elements per 32-bit
+//                     integer (see below).
+#pragma once
+#include "common.cuh"
+#include <limits.h>
+#include "border.cuh"
+
+// Geo is the geometry of one call; convolve/cuda.go passes its fields in this order.
+struct Geo {
+  const void* src;
+  int sp;
+  void* dst;
+  int dp;
+  int rows, cols;          // size of the view filtered (and of the output)
+  int sdepth, ddepth, cn;  // OpenCV depth codes (0 8U, 2 16U, 3 16S, 5 32F), channels
+  int wrows, wcols, ox, oy;  // whole image the border applies to, view's offset in it
+  int border;
+  float bval[4];
+  int kw, kh, ax, ay;
+  float delta;
+  int halfup;  // 8U results rounded half up (OpenCV's fixed-point GaussianBlur)
+  int pad_;
+};
+static_assert(sizeof(Geo) == 112, "Geo layout must match convolve/cuda.go");
+
+#define TAPS 964
+struct Taps {
+  float v[TAPS];
+};
+#define SEP_Y 64
+
+// bval is the constant border value of channel c (selects keep Geo out of local memory).
+__device__ __forceinline__ float bval(const Geo& g, int c) {
+  return c == 0 ? g.bval[0] : c == 1 ? g.bval[1] : c == 2 ? g.bval[2] : g.bval[3];
+}
+
+// store_col writes acc[k] + delta to rows y..y+PY-1 (those inside the image) of
+// column x, channel ch, with the output depth's switch outside the loop.
+template <typename T, int PY>
+__device__ __forceinline__ void store_col_t(const Geo& g, char* d, int n, int i, const float (&acc)[PY]) {
+#pragma unroll
+  for (int k = 0; k < PY; k++)
+    if (k < n) reinterpret_cast<T*>(d + (size_t)k * g.dp)[i] = sat<T>(acc[k] + g.delta);
+}
+template <int PY>
+__device__ __forceinline__ void store_col(const Geo& g, int x, int y, int ch, const float (&acc)[PY]) {
+  if (x >= g.cols) return;
+  char* d = static_cast<char*>(g.dst) + (size_t)y * g.dp;
+  const int n = min(PY, g.rows - y), i = x * g.cn + ch;
+  if (g.halfup) {
+#pragma unroll
+    for (int k = 0; k < PY; k++)
+      if (k < n) reinterpret_cast<u8*>(d + (size_t)k * g.dp)[i] = (u8)min(max(__float2int_rd(acc[k] + 0.5f), 0), 255);
+    return;
+  }
+  switch (g.ddepth) {
+    case 0: store_col_t<u8, PY>(g, d, n, i, acc); break;
+    case 2: store_col_t<u16, PY>(g, d, n, i, acc); break;
+    case 3: store_col_t<s16, PY>(g, d, n, i, acc); break;
+    default: store_col_t<f32, PY>(g, d, n, i, acc);
+  }
+}
+
+// elem_f is a source element as a float; 8U and 16U go through 2^23 + v and one
+// subtraction (full-rate instructions instead of a conversion).
+template <typename T>
+__device__ __forceinline__ float elem_f(T v) { return (float)v; }
+template <>
+__device__ __forceinline__ float elem_f<u8>(u8 v) { return __uint_as_float(0x4B000000u | v) - 8388608.f; }
+template <>
+__device__ __forceinline__ float elem_f<u16>(u16 v) { return __uint_as_float(0x4B000000u | v) - 8388608.f; }
+
+// load_inside is load_tile for a tile that lies inside the whole image (no border
+// rule), with the element type and the tile's shape known at compile time. Each
+// thread owns one element of a tile row and walks down every DR-th row, issuing all
+// its global loads before the first shared-memory store, so they are in flight
+// together (the loads' latency, not their number, bounds these small filters).
+template <typename T, int CP, int IW, int IH>
+__device__ __forceinline__ void load_inside(const Geo& g, float* tile, int x0, int y0, int c0) {
+  constexpr int NT = 256, ROWN = IW * CP, DR = NT / ROWN, NR = DR > 0 ? (IH + DR - 1) / DR : 1;
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  const char* base = static_cast<const char*>(g.src) + (ptrdiff_t)y0 * g.sp + (ptrdiff_t)x0 * g.cn * (int)sizeof(T);
+  if (DR > 0 && NR <= 24) {
+    const int r0 = tid / ROWN, e = tid - r0 * ROWN;
+    if (r0 >= DR) return;
+    const int px = e / CP, c = e - px * CP;
+    const char* p = base + (ptrdiff_t)r0 * g.sp + (ptrdiff_t)(px * g.cn + c0 + c) * (int)sizeof(T);
+    const ptrdiff_t step = (ptrdiff_t)DR * g.sp;
+    T v[NR];
+#pragma unroll
+    for (int k = 0; k < NR; k++)
+      if (r0 + k * DR < IH) v[k] = *reinterpret_cast<const T*>(p + k * step);
+    float* t = tile + (c * IH + r0) * IW + px;
+#pragma unroll
+    for (int k = 0; k < NR; k++)
+      if (r0 + k * DR < IH) t[k * DR * IW] = elem_f(v[k]);
+    return;
+  }
+  // Wide tiles: one flat walk over the elements.
+  int r = tid / ROWN, e = tid - r * ROWN;
+  const int dr = NT / ROWN, de = NT - dr * ROWN;
+  for (int i = tid; i < IH * ROWN; i += NT) {
+    const int px = e / CP, c = e - px * CP;
+    const T* srow = reinterpret_cast<const T*>(base + (ptrdiff_t)r * g.sp);
+    tile[(c * IH + r) * IW + px] = elem_f(srow[px * g.cn + c0 + c]);
+    e += de;
+    r += dr;
+    if (e >= ROWN) {
+      e -= ROWN;
+      r++;
+    }
+  }
+}
+
+// load fills the tile, taking the fast path when no pixel needs the border rule.
+template <int CP, int IW, int IH>
+__device__ __forceinline__ void load(const Geo& g, float* tile, int x0, int y0, int c0);
+
+// load_tile fills tile[c][r][x] (CP planes of ih rows of iw floats, rows ls floats
+// apart) with the source pixels from (x0, y0) of the view, channels c0.., through
+// the border rule.
+template <int CP>
+__device__ __forceinline__ void load_tile(const Geo& g, float* tile, int iw, int ls, int ih, int x0, int y0, int c0) {
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int wx0 = g.ox + x0, wy0 = g.oy + y0;
+  const bool inside = wx0 >= 0 && wy0 >= 0 && wx0 + iw <= g.wcols && wy0 + ih <= g.wrows;
+  for (int r = ty; r < ih; r += blockDim.y) {
+    int my = inside ? wy0 + r : bmap(wy0 + r, g.wrows, g.border);
+    const char* srow = static_cast<const char*>(g.src) + (ptrdiff_t)(my - g.oy) * g.sp;
+    for (int e = tx; e < iw * CP; e += blockDim.x) {
+      const int px = e / CP, c = e - px * CP;
+      const int mx = inside ? wx0 + px : bmap(wx0 + px, g.wcols, g.border);
+      float v;
+      if (my < 0 || mx < 0)
+        v = bval(g, c0 + c);
+      else
+        v = ldelem(srow, (mx - g.ox) * g.cn + c0 + c, g.sdepth);
+      tile[(c * ih + r) * ls + px] = v;
+    }
+  }
+}
+
+template <int CP, int IW, int IH>
+__device__ __forceinline__ void load(const Geo& g, float* tile, int x0, int y0, int c0) {
+  const int wx0 = g.ox + x0, wy0 = g.oy + y0;
+  if (wx0 >= 0 && wy0 >= 0 && wx0 + IW <= g.wcols && wy0 + IH <= g.wrows) {
+    switch (g.sdepth) {
+      case 0: load_inside<u8, CP, IW, IH>(g, tile, x0, y0, c0); return;
+      case 2: load_inside<u16, CP, IW, IH>(g, tile, x0, y0, c0); return;
+      case 3: load_inside<s16, CP, IW, IH>(g, tile, x0, y0, c0); return;
+      default: load_inside<f32, CP, IW, IH>(g, tile, x0, y0, c0); return;
+    }
+  }
+  load_tile<CP>(g, tile, IW, IW, IH, x0, y0, c0);
+}
+
+// Shared by several families (the 8-bit kernels).
+// u8_rn_sat is saturate_cast<uchar>(f): round half to even, clamp to 0..255, NaN 0.
+__device__ __forceinline__ unsigned u8_rn_sat(float f) {
+  unsigned r;
+  asm("cvt.rni.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(f));
+  return r;
+}
+// isep_map is the view column that column x reads under the border rule of the
+// whole image, or INT_MIN for BORDER_CONSTANT's value.
+__device__ __forceinline__ int isep_map(const Geo& g, int x) {
+  const int wx = x + g.ox;
+  if ((unsigned)wx < (unsigned)g.wcols) return x;
+  const int m = bmap(wx, g.wcols, g.border);
+  return m < 0 ? INT_MIN : m - g.ox;
+}
+
+// ipk_cval is BORDER_CONSTANT's value for byte q of a row (its channel's, from t.cval).
+template <int C, typename TT>
+__device__ __forceinline__ unsigned ipk_cval(const TT& t, int q) {
+  const int ch = (q % C + C) % C;
+  return ch == 0 ? t.cval[0] : ch == 1 ? t.cval[1] : ch == 2 ? t.cval[2] : t.cval[3];
+}
+
+// ipk_off is the offset in a row of the byte that byte q of the view's rows reads
+// (q counted from the view's first byte; outside its columns through the border rule
+// of the whole image; negative into a parent image left of a view), or INT_MIN for
+// BORDER_CONSTANT's value.
+template <int C>
+__device__ __forceinline__ int ipk_off(const Geo& g, int q) {
+  if (q >= 0 && q < g.cols * C) return q;
+  const int x = q >= 0 ? q / C : -((-q + C - 1) / C);  // pixel, rounded down
+  const int m = isep_map(g, x);
+  return m == INT_MIN ? INT_MIN : m * C + (q - x * C);
+}
