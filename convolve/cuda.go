@@ -5,20 +5,47 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 )
 
-// Launch geometry shared with kernels/filter.cuh and the filter_*.cu families.
+// Launch geometry shared with the filter kernels: the limits from
+// kernels/filter_params.h (TestParamsMatchKernels checks them), the tile shapes
+// from kernels/filter_tiled.cu.
 const (
-	tapsLen   = 964 // floats in the Taps kernel parameter (the 4 KiB parameter limit)
-	sepYOff   = 64  // ky's offset in Taps for separable kernels
-	sepMax    = 63  // largest separable kernel extent the tiled kernel takes
-	tileW     = 32  // output columns per block
-	sepTileH  = 64  // output rows per block, separable kernel, one channel per block (32 for 3 or 4)
-	convTileH = 64  // output rows per block, 2-D kernel of 3x3 (twice that for larger ones)
-	smemLimit = 48 << 10
+	tapsLen    = 964 // GI_TAPS: floats in the Taps kernel parameter (the 4 KiB parameter limit)
+	sepYOff    = 64  // GI_SEP_Y: ky's offset in Taps for separable kernels
+	isepRows   = 8   // GI_ISEP_R: output rows per lane strip of gi_isep3_u8_s16
+	isepBlocks = 5   // GI_ISEP_BLOCKS: its resident blocks per SM
+	sepMax     = 63  // largest separable kernel extent the tiled kernel takes
+	tileW      = 32  // output columns per block
+	sepTileH   = 64  // output rows per block, separable kernel, one channel per block (32 for 3 or 4)
+	convTileH  = 64  // output rows per block, 2-D kernel of 3x3 (twice that for larger ones)
+	smemLimit  = 48 << 10
 )
+
+// ipackBlocks is GI_IPACK_BLOCKS: gi_ipack_*'s resident blocks per SM for c channels.
+func ipackBlocks(c int) int {
+	if c == 1 {
+		return 5
+	}
+	return 4
+}
+
+// rsepBlocks is GI_RSEP_BLOCKS: gi_rsep_k<K>_c<C>'s resident blocks per SM with e
+// elements per lane.
+func rsepBlocks(k, c, e int) int {
+	switch {
+	case e == 4:
+		return 8
+	case c > 1 || k > 5:
+		return 3
+	case k > 3:
+		return 4
+	}
+	return 5
+}
 
 var (
 	sepSizes  = []int{3, 5, 7, 9, 11, 15, 31, 63}
@@ -35,12 +62,40 @@ func bucket(sizes []int, n int) int {
 	return 0
 }
 
-// geoArgs are the fields of the kernels' Geo struct, in order.
+// geo mirrors the kernels' struct Geo (kernels/filter_params.h) field for field;
+// TestParamsMatchKernels checks the names, offsets and sizes against the header.
+type geo struct {
+	Src                  uintptr
+	Sp                   int32
+	Dst                  uintptr
+	Dp                   int32
+	Rows, Cols           int32
+	Sdepth, Ddepth, Cn   int32
+	Wrows, Wcols, Ox, Oy int32
+	Border               int32
+	Bval                 [4]float32
+	Kw, Kh, Ax, Ay       int32
+	Delta                float32
+	Halfup               int32
+	Pad_                 int32
+}
+
+// ParamBytes implements core.Params.
+func (g *geo) ParamBytes() ([]byte, int) {
+	return unsafe.Slice((*byte)(unsafe.Pointer(g)), unsafe.Sizeof(*g)), 8
+}
+
+// geoArgs starts a filter kernel's arguments: the call's Geo.
 func geoArgs(d, s *core.State, p *plan) []any {
 	wr, wc, ox, oy := s.BorderGeometry(p.isolated)
-	return []any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, int(s.Depth), int(d.Depth), s.Chans,
-		wr, wc, ox, oy, int(p.border), p.value[0], p.value[1], p.value[2], p.value[3],
-		p.kw, p.kh, p.ax, p.ay, float32(p.delta), core.Flag(p.halfUp), 0}
+	g := &geo{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Rows: int32(s.Rows), Cols: int32(s.Cols),
+		Sdepth: int32(s.Depth), Ddepth: int32(d.Depth), Cn: int32(s.Chans), Wrows: int32(wr), Wcols: int32(wc),
+		Ox: int32(ox), Oy: int32(oy), Border: int32(p.border), Kw: int32(p.kw), Kh: int32(p.kh), Ax: int32(p.ax),
+		Ay: int32(p.ay), Delta: float32(p.delta), Halfup: int32(core.Flag(p.halfUp))}
+	for i, v := range p.value {
+		g.Bval[i] = float32(v)
+	}
+	return []any{g}
 }
 
 func grid(cols, rows, tw, th, z int) [3]int {
@@ -126,16 +181,7 @@ func rsepKernel(d, s *core.State, p *plan) (string, int, []float32) {
 // needs more.
 func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 	gx := (spans + 3) / 4
-	perSM := 3 // kernels/filter_rsep.cu: RSEP's __launch_bounds__
-	if rsepElems(k) == 4 {
-		perSM = 8
-	} else if k <= 5 {
-		perSM = 4
-		if k <= 3 {
-			perSM = 5
-		}
-	}
-	gy := max(1, core.MultiProcessors(s.Dev)*perSM/gx)
+	gy := max(1, core.MultiProcessors(s.Dev)*rsepBlocks(k, s.Chans, rsepElems(k))/gx)
 	rows = max((s.Rows+gy-1)/gy, 8)
 	if rsepRows > 0 {
 		rows = rsepRows
@@ -297,14 +343,9 @@ func pickIPack(d, s *core.State, p *plan) func(core.Stream) error {
 			onLaunch(name)
 		}
 		// Blocks of 4 warps take one span of 30*16 bytes of a row and 4 strips of 8
-		// rows; down, as many as fill the GPU once (the launch bounds: 5 blocks per
-		// SM for one channel, 4 for more).
+		// rows; down, as many as fill the GPU once (the launch bounds: ipackBlocks).
 		gx := (s.Cols*s.Chans + 479) / 480
-		perSM := 4
-		if s.Chans == 1 {
-			perSM = 5
-		}
-		gy := min((s.Rows+31)/32, max(1, core.MultiProcessors(s.Dev)*perSM/gx), 65535)
+		gy := min((s.Rows+31)/32, max(1, core.MultiProcessors(s.Dev)*ipackBlocks(s.Chans)/gx), 65535)
 		return s.Dev.Launch(str, name, [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), extra...)...)
 	}
 }
@@ -315,10 +356,11 @@ func pickISep(d, s *core.State, p *plan) func(core.Stream) error {
 		return nil
 	}
 	return func(str core.Stream) error {
-		// Blocks of 256 columns by 4 strips of 8 rows (ISEP_R); down, as many as fill
-		// the GPU once (5 blocks per SM: its launch bounds), each walking further.
+		// Blocks of 256 columns by 4 strips of isepRows rows; down, as many as fill
+		// the GPU once (isepBlocks per SM: its launch bounds), each walking further.
 		gx := (s.Cols + 255) / 256
-		gy := min((s.Rows+31)/32, max(1, core.MultiProcessors(s.Dev)*5/gx), 65535)
+		strip := 4 * isepRows
+		gy := min((s.Rows+strip-1)/strip, max(1, core.MultiProcessors(s.Dev)*isepBlocks/gx), 65535)
 		return s.Dev.Launch(str, "gi_isep3_u8_s16", [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), extra...)...)
 	}
 }

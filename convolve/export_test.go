@@ -22,3 +22,11 @@ func Launches() func() map[string]int {
 		return n
 	}
 }
+
+// SetFFTOff turns the frequency-domain route off (as GPUIMG_CONV_FFT=off does),
+// returning the old setting.
+func SetFFTOff(off bool) bool {
+	old := fftOff
+	fftOff = off
+	return old
+}

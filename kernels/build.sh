@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Compiles kernels/*.cu into one fatbin (SASS for sm_75/80/86/89/90 and compute_90 PTX
-# for newer GPUs) and records the SHA-256 of the sources it was built from.
-#   build.sh            writes gpuimg.fatbin and sources.sha256 beside this script
+# for newer GPUs) and records the SHA-256 of the sources it was built from and the
+# names of its kernels.
+#   build.sh            writes gpuimg.fatbin, sources.sha256 and names.txt beside this
+#                       script
 #   build.sh --check    compiles into a temporary folder only, failing on any register
-#                       spill or warning, and on sources that differ from sources.sha256
+#                       spill or warning, on sources that differ from sources.sha256,
+#                       and on kernels that differ from names.txt
 set -euo pipefail
 cd "$(dirname "$0")"
 NVCC=${NVCC:-nvcc}
@@ -19,7 +22,7 @@ archs=(-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80
        -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90)
 srcs=$(ls *.cu | sort)
 # Hashed before compiling, so that a source edited during the build shows as stale.
-sum=$(sha256sum $(ls *.cu *.cuh | sort) | sha256sum | cut -d' ' -f1)
+sum=$(sha256sum $(ls *.cu *.cuh *.h | sort) | sha256sum | cut -d' ' -f1)
 # One translation unit, so one module holds every kernel.
 unit=$(mktemp --suffix=.cu); trap 'rm -f "$unit"; [ -n "${tmp:-}" ] && rm -rf "$tmp"' EXIT
 for f in $srcs; do echo "#include \"$PWD/$f\""; done >"$unit"
@@ -31,7 +34,14 @@ if grep -qiE 'spill|lmem|warning' "$log"; then
   exit 1
 fi
 rm -f "$log"
+# The kernels, from the sm_90 code's symbol table (kernels.Names; the tests check
+# every kernel the Go side launches against it).
+names=$(cuobjdump -symbols -arch sm_90 "$out" | awk '/STO_ENTRY/ {print $NF}' | LC_ALL=C sort)
 if [ $check = 1 ]; then
+  if [ "$names" != "$(cat names.txt)" ]; then
+    echo "kernels: the kernels differ from names.txt: run 'go generate ./kernels'" >&2
+    exit 1
+  fi
   if [ "$sum" != "$(cat sources.sha256)" ]; then
     echo "kernels: sources changed since gpuimg.fatbin was built: run 'go generate ./kernels'" >&2
     exit 1
@@ -39,5 +49,6 @@ if [ $check = 1 ]; then
   echo "kernels: compile check passed (no spills), fatbin is current"
 else
   echo "$sum" >sources.sha256
+  echo "$names" >names.txt
   echo "kernels: wrote $out ($(stat -c %s "$out") bytes), sources $sum"
 fi

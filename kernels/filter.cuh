@@ -37,30 +37,15 @@
 #include "common.cuh"
 #include <limits.h>
 #include "border.cuh"
+#include "filter_params.h"
 
-// Geo is the geometry of one call; convolve/cuda.go passes its fields in this order.
-struct Geo {
-  const void* src;
-  int sp;
-  void* dst;
-  int dp;
-  int rows, cols;          // size of the view filtered (and of the output)
-  int sdepth, ddepth, cn;  // OpenCV depth codes (0 8U, 2 16U, 3 16S, 5 32F), channels
-  int wrows, wcols, ox, oy;  // whole image the border applies to, view's offset in it
-  int border;
-  float bval[4];
-  int kw, kh, ax, ay;
-  float delta;
-  int halfup;  // 8U results rounded half up (OpenCV's fixed-point GaussianBlur)
-  int pad_;
-};
-static_assert(sizeof(Geo) == 112, "Geo layout must match convolve/cuda.go");
-
-#define TAPS 964
+// Geo (the geometry of one call), the tap limit and the launch bounds the Go side
+// relies on are declared once, in filter_params.h.
+#define TAPS GI_TAPS
 struct Taps {
   float v[TAPS];
 };
-#define SEP_Y 64
+#define SEP_Y GI_SEP_Y
 
 // bval is the constant border value of channel c (selects keep Geo out of local memory).
 __device__ __forceinline__ float bval(const Geo& g, int c) {

@@ -194,7 +194,7 @@ __device__ __forceinline__ void ipk_kernel(const Geo& g, const IPackTaps& t) {
 }
 // 5 blocks per SM for one channel (under 102 registers), 4 for 3 and 4 (128).
 #define IPK(F, f, K, C)                                                                                      \
-  extern "C" __global__ void __launch_bounds__(128, C == 1 ? 5 : 4)                                          \
+  extern "C" __global__ void __launch_bounds__(128, GI_IPACK_BLOCKS(C))                                          \
       gi_ipack_##f##_k##K##_c##C(Geo g, IPackTaps t) {                                                      \
     ipk_kernel<F, K, C>(g, t);                                                                               \
   }

@@ -12,7 +12,7 @@
 // the float streaming kernel, 17.8). The column neighbours come from the next
 // lanes by shuffles (lanes 0 and 31 load theirs); rows and columns outside the view
 // go through the border rule of the whole image.
-#define ISEP_R 8
+#define ISEP_R GI_ISEP_R
 struct ISepTaps {
   int kx[3], ky[3];
   int delta;  // added to each sum (an integer)
@@ -133,7 +133,7 @@ __device__ __forceinline__ void isep_strip(const Geo& g, const ISepTaps& t, int 
 // A block's 4 warps take the same 256 columns and 4 strips of ISEP_R rows, and walk
 // further down (blocks of 1024 columns left a quarter of the last one idle at 3840
 // columns).
-extern "C" __global__ void __launch_bounds__(128, 5) gi_isep3_u8_s16(Geo g, ISepTaps t) {
+extern "C" __global__ void __launch_bounds__(128, GI_ISEP_BLOCKS) gi_isep3_u8_s16(Geo g, ISepTaps t) {
   const int lane = threadIdx.x & 31, x0 = blockIdx.x * 256 + lane * 8;
   for (int y0 = (blockIdx.y * 4 + (threadIdx.x >> 5)) * ISEP_R; y0 < g.rows; y0 += gridDim.y * 4 * ISEP_R)
     isep_strip(g, t, lane, x0, y0);

@@ -226,7 +226,7 @@ __device__ __forceinline__ void rsep_kernel(const Geo& g, const SepTaps& t, int 
 // faster on the H100 (Gaussian 5x5 8UC1 at 4K: 23.6 against 25.5 us; 8K: 80.0
 // against 83.4); for 3x3 it measured slower (Sobel at 4K: 18.9 against 17.7).
 #define RSEP(K, C, TO, E) \
-  extern "C" __global__ void __launch_bounds__(128, E == 4 ? 8 : C > 1 || K > 5 ? 3 : K > 3 ? 4 : 5) gi_rsep_k##K##_c##C##_##TO(Geo g, SepTaps t, int S) { rsep_kernel<K, C, TO, E>(g, t, S); }
+  extern "C" __global__ void __launch_bounds__(128, GI_RSEP_BLOCKS(K, C, E)) gi_rsep_k##K##_c##C##_##TO(Geo g, SepTaps t, int S) { rsep_kernel<K, C, TO, E>(g, t, S); }
 #define RSEPS(K, C, E) RSEP(K, C, u8, E) RSEP(K, C, u16, E) RSEP(K, C, s16, E) RSEP(K, C, f32, E)
 // One channel only: on 3-channel images (C = 3, 8 elements per lane) this kernel
 // measured slower than gi_sep_k5_c3 on the H100 (80 against 72 us at 4K).

@@ -10,12 +10,25 @@
 // share one copy that way).
 package kernels
 
-import _ "embed"
+import (
+	_ "embed"
+	"strings"
+)
 
 //go:generate bash build.sh
 
 // SourcesSHA256 is the hash of the sources Fatbin was built from, as build.sh
-// computes it (sha256sum of each *.cu and *.cuh file in name order, hashed again).
+// computes it (sha256sum of each *.cu, *.cuh and *.h file in name order, hashed
+// again).
 //
 //go:embed sources.sha256
 var SourcesSHA256 string
+
+// names is the fatbin's kernels, one per line, as build.sh lists them (cuobjdump
+// -symbols of the sm_90 code).
+//
+//go:embed names.txt
+var names string
+
+// Names returns the names of the kernels in the fatbin, sorted.
+func Names() []string { return strings.Fields(names) }

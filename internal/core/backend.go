@@ -50,6 +50,12 @@ type Backend interface {
 	SetCacheLimit(n int64) error
 }
 
+// Params is a kernel parameter struct mirrored in Go (a kernels/*_params.h struct):
+// Launch copies its bytes as they are, aligned to align.
+type Params interface {
+	ParamBytes() (b []byte, align int)
+}
+
 // MemoryStats is a device's image memory as gpuimg holds it, in bytes.
 type MemoryStats struct {
 	InUse      int64 // held by live images and buffers

@@ -396,8 +396,9 @@ func cuError(call string, r C.CUresult) error {
 // functionHandle is the CUfunction inside a cu.Function (a struct of that one field).
 func functionHandle(f cu.Function) C.CUfunction { return *(*C.CUfunction)(unsafe.Pointer(&f)) }
 
-// packParams lays the kernel arguments out as the kernel's parameter list: pointers
-// (uintptr) and float64 take 8 aligned bytes; int (checked to fit), uint32 and
+// packParams lays the kernel arguments out as the kernel's parameter list: a
+// core.Params struct takes its own bytes; pointers (uintptr) and float64 take 8
+// aligned bytes; int (checked to fit), uint32 and
 // float32 take 4; a []float32 ([]uint32, []float64) is a struct of that many floats
 // (words, doubles).
 func packParams(args []any) ([]byte, error) {
@@ -410,6 +411,9 @@ func packParams(args []any) ([]byte, error) {
 	}
 	for i, a := range args {
 		switch v := a.(type) {
+		case core.Params:
+			b, align := v.ParamBytes()
+			put(align, b)
 		case uintptr:
 			put(8, binary.LittleEndian.AppendUint64(nil, uint64(v)))
 		case int:

@@ -1,0 +1,41 @@
+package convolve
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+
+	"github.com/gpuimg/gpuimg/internal/kparams"
+)
+
+// The Go mirror of the filter kernels' parameters and limits against
+// kernels/filter_params.h, compiled by cgo (internal/kparams): every field of Geo
+// in the same order at the same offset with the same size, the struct's size, and
+// each limit the launch code sizes grids or tap arrays by.
+func TestParamsMatchKernels(t *testing.T) {
+	want, got := kparams.Fields(kparams.Geo()), kparams.Fields(geo{})
+	if fmt.Sprint(got) != fmt.Sprint(want) || unsafe.Sizeof(geo{}) != kparams.GeoSize {
+		t.Errorf("convolve's geo does not mirror struct Geo:\n  Go %v (%d bytes)\n  C  %v (%d bytes)", got, unsafe.Sizeof(geo{}), want, kparams.GeoSize)
+	}
+	for _, c := range []struct {
+		name     string
+		got, want int
+	}{{"GI_TAPS", tapsLen, kparams.Taps}, {"GI_SEP_Y", sepYOff, kparams.SepY}, {"GI_ISEP_R", isepRows, kparams.ISepR},
+		{"GI_ISEP_BLOCKS", isepBlocks, kparams.ISepBlocks}} {
+		if c.got != c.want {
+			t.Errorf("%s is %d in the kernels, %d in Go", c.name, c.want, c.got)
+		}
+	}
+	for _, k := range []int{3, 5, 7} {
+		for _, c := range []int{1, 3, 4} {
+			if got, want := rsepBlocks(k, c, rsepElems(k)), kparams.RSepBlocks(k, c, rsepElems(k)); got != want {
+				t.Errorf("GI_RSEP_BLOCKS(%d, %d, %d) is %d in the kernels, %d in Go", k, c, rsepElems(k), want, got)
+			}
+		}
+	}
+	for _, c := range []int{1, 3, 4} {
+		if got, want := ipackBlocks(c), kparams.IPackBlocks(c); got != want {
+			t.Errorf("GI_IPACK_BLOCKS(%d) is %d in the kernels, %d in Go", c, want, got)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+// Package kparams compiles the kernels' parameter headers (kernels/*_params.h)
+// with cgo and reports their layouts and limits, so that tests can check the Go
+// launch code's mirror of them field by field. Only tests import it.
+package kparams
+
+/*
+#include "../../kernels/filter_params.h"
+static int gi_rsep_blocks(int k, int c, int e) { return GI_RSEP_BLOCKS(k, c, e); }
+static int gi_ipack_blocks(int c) { return GI_IPACK_BLOCKS(c); }
+*/
+import "C"
+
+import (
+	"reflect"
+	"strings"
+)
+
+// Field is one field of a C struct: its name, byte offset and size.
+type Field struct {
+	Name   string
+	Offset uintptr
+	Size   uintptr
+}
+
+// Fields lists the fields of the struct value v (a cgo struct here, or its Go
+// mirror), names lowercased and without cgo's leading underscore.
+func Fields(v any) []Field {
+	t := reflect.TypeOf(v)
+	var fs []Field
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Name == "_" {
+			continue
+		}
+		fs = append(fs, Field{strings.ToLower(strings.TrimPrefix(f.Name, "_")), f.Offset, f.Type.Size()})
+	}
+	return fs
+}
+
+// Geo is the kernels' struct Geo (kernels/filter_params.h), for Fields and its size.
+func Geo() any { return C.struct_Geo{} }
+
+// GeoSize is sizeof(struct Geo).
+const GeoSize = C.sizeof_struct_Geo
+
+// The filter limits.
+const (
+	Taps       = C.GI_TAPS
+	SepY       = C.GI_SEP_Y
+	ISepR      = C.GI_ISEP_R
+	ISepBlocks = C.GI_ISEP_BLOCKS
+)
+
+// RSepBlocks is GI_RSEP_BLOCKS(k, c, e).
+func RSepBlocks(k, c, e int) int { return int(C.gi_rsep_blocks(C.int(k), C.int(c), C.int(e))) }
+
+// IPackBlocks is GI_IPACK_BLOCKS(c).
+func IPackBlocks(c int) int { return int(C.gi_ipack_blocks(C.int(c))) }
