@@ -128,7 +128,7 @@ func (t *Timer) Median(op func(on gpuimage.Option) error) (time.Duration, error)
 	return Median(times), nil
 }
 
-// hold queues gi_spin on the timer's stream: the device stays busy for t.Hold.
+// hold queues gi_spin (spin.cu) on the timer's stream: the device stays busy for t.Hold.
 func (t *Timer) hold(on gpuimage.Option) error {
 	if t.Hold <= 0 {
 		return nil
@@ -137,7 +137,7 @@ func (t *Timer) hold(on gpuimage.Option) error {
 	if s == nil {
 		return fmt.Errorf("bench: no stream to hold")
 	}
-	return dev.Launch(s, "gi_spin", [3]int{1, 1, 1}, [3]int{1, 1, 1}, 0, uint32(t.Hold.Nanoseconds()))
+	return spin(dev, s, uint32(t.Hold.Nanoseconds()))
 }
 
 // once runs op once and returns its time and the host's time to queue it.

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +57,25 @@ func TestCasesRunOnCPU(t *testing.T) {
 	}
 	if !strings.Contains(FormatTable([]Row{{Op: "x", Median: time.Microsecond, Bytes: 1000}}), "1.0") {
 		t.Error("table")
+	}
+}
+
+// spin.ptx is what nvcc makes of spin.cu (where nvcc is installed: make deps
+// installs Debian's 11.8, which wrote it).
+func TestSpinPTXCurrent(t *testing.T) {
+	nvcc, err := exec.LookPath("nvcc")
+	if err != nil {
+		t.Skip("nvcc is not installed")
+	}
+	out := filepath.Join(t.TempDir(), "spin.ptx")
+	if b, err := exec.Command(nvcc, "-ptx", "-arch=compute_75", "-o", out, "spin.cu").CombinedOutput(); err != nil {
+		t.Fatalf("nvcc: %v\n%s", err, b)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != spinPTX {
+		t.Errorf("spin.ptx is not what nvcc makes of spin.cu: run 'go generate ./bench'")
 	}
 }

@@ -1,9 +1,7 @@
 package convolve
 
 import (
-	"fmt"
 	"testing"
-	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/kparams"
 )
@@ -13,9 +11,8 @@ import (
 // in the same order at the same offset with the same size, the struct's size, and
 // each limit the launch code sizes grids or tap arrays by.
 func TestParamsMatchKernels(t *testing.T) {
-	want, got := kparams.Fields(kparams.Geo()), kparams.Fields(geo{})
-	if fmt.Sprint(got) != fmt.Sprint(want) || unsafe.Sizeof(geo{}) != kparams.GeoSize {
-		t.Errorf("convolve's geo does not mirror struct Geo:\n  Go %v (%d bytes)\n  C  %v (%d bytes)", got, unsafe.Sizeof(geo{}), want, kparams.GeoSize)
+	if err := kparams.Compare(kparams.Geo(), geo{}); err != nil {
+		t.Errorf("convolve's geo and struct Geo: %v", err)
 	}
 	for _, c := range []struct {
 		name     string

@@ -22,8 +22,8 @@ func (im *Image) SetTo(s Scalar, opts ...Option) error {
 		}
 		n := st.Cols * st.Chans
 		return st.Dev.Launch(str, "gi_setto_"+core.KernelSuffix(st.Depth), core.Grid((n+3)/4, st.Rows, 256), [3]int{256, 1, 1}, 0,
-			st.Ptr(), st.Pitch, st.Rows, n, st.Chans,
-			cpu.ScalarValue(st.Depth, v[0]), cpu.ScalarValue(st.Depth, v[1]), cpu.ScalarValue(st.Depth, v[2]), cpu.ScalarValue(st.Depth, v[3]))
+			&setToParams{Dst: st.Ptr(), Dp: int32(st.Pitch), Rows: int32(st.Rows), N: int32(n), Cn: int32(st.Chans),
+				V: [4]float32{cpu.ScalarValue(st.Depth, v[0]), cpu.ScalarValue(st.Depth, v[1]), cpu.ScalarValue(st.Depth, v[2]), cpu.ScalarValue(st.Depth, v[3])}})
 	})
 	return opError("SetTo", err)
 }
@@ -59,7 +59,7 @@ func (im *Image) ConvertTo(dst *Image, d Depth, alpha, beta float64, opts ...Opt
 			n := s.Cols * s.Chans
 			name := "gi_convert_" + core.KernelSuffix(s.Depth) + "_" + core.KernelSuffix(out.Depth) + "_" + vec
 			return s.Dev.Launch(str, name, core.Grid((n+7)/8, s.Rows, 256), [3]int{256, 1, 1}, 0,
-				s.Ptr(), s.Pitch, out.Ptr(), out.Pitch, s.Rows, n, a, b)
+				&convertParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: out.Ptr(), Dp: int32(out.Pitch), Rows: int32(s.Rows), N: int32(n), A: a, B: b})
 		})
 	}, opts...))
 }
@@ -114,7 +114,8 @@ func shuffle(op string, src, dst *Image, dcn int, m [4]int, fill float32, opts [
 				packed = packed<<8 | b
 			}
 			return s.Dev.Launch(str, "gi_shuffle_"+core.KernelSuffix(s.Depth), core.Grid(s.Cols, s.Rows, 128), [3]int{128, 1, 1}, 0,
-				s.Ptr(), s.Pitch, s.Chans, out.Ptr(), out.Pitch, dcn, s.Rows, s.Cols, packed, fill)
+				&shuffleParams{Src: s.Ptr(), Sp: int32(s.Pitch), Scn: int32(s.Chans), Dst: out.Ptr(), Dp: int32(out.Pitch), Dcn: int32(dcn),
+					Rows: int32(s.Rows), Cols: int32(s.Cols), Map: packed, Fill: fill})
 		})
 	}, opts...))
 }
@@ -213,12 +214,16 @@ func Merge(srcs []*Image, dst *Image, opts ...Option) error {
 			cpu.Merge(cpu.HostView(d), views)
 			return nil
 		}
-		args := []any{d.Ptr(), d.Pitch, d.Chans, d.Rows, d.Cols}
-		for i := 0; i < 4; i++ {
+		p := &mergeParams{Dst: d.Ptr(), Dp: int32(d.Pitch), Cn: int32(d.Chans), Rows: int32(d.Rows), Cols: int32(d.Cols)}
+		srcs := [4]struct {
+			ptr   *uintptr
+			pitch *int32
+		}{{&p.S0, &p.P0}, {&p.S1, &p.P1}, {&p.S2, &p.P2}, {&p.S3, &p.P3}}
+		for i, at := range srcs {
 			s := states[min(i, len(states)-1)]
-			args = append(args, s.Ptr(), s.Pitch)
+			*at.ptr, *at.pitch = s.Ptr(), int32(s.Pitch)
 		}
-		return first.Dev.Launch(str, "gi_merge_"+core.KernelSuffix(first.Depth), core.Grid(d.Cols, d.Rows, 128), [3]int{128, 1, 1}, 0, args...)
+		return first.Dev.Launch(str, "gi_merge_"+core.KernelSuffix(first.Depth), core.Grid(d.Cols, d.Rows, 128), [3]int{128, 1, 1}, 0, p)
 	})
 	return opError("Merge", err)
 }

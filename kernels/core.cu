@@ -4,6 +4,7 @@
 // Every kernel walks rows with a grid-stride loop in y (grids are at most 65535
 // rows high) and takes pitches in bytes.
 #include "common.cuh"
+#include "core_params.h"
 
 // ---- ConvertTo: dst = saturate(src * a + b), computed in float as OpenCV does.
 // Each thread handles 8 consecutive elements of a row; with VEC the row starts are
@@ -28,16 +29,12 @@ __device__ __forceinline__ void convert_body(const void* src, int sp, void* dst,
   }
 }
 
-#define CONVERT(SN, S, DN, D)                                                              \
-  extern "C" __global__ void gi_convert_##SN##_##DN##_v(const void* src, int sp, void* dst, \
-                                                        int dp, int rows, int n, float a,   \
-                                                        float b) {                          \
-    convert_body<S, D, true>(src, sp, dst, dp, rows, n, a, b);                              \
-  }                                                                                         \
-  extern "C" __global__ void gi_convert_##SN##_##DN##_s(const void* src, int sp, void* dst, \
-                                                        int dp, int rows, int n, float a,   \
-                                                        float b) {                          \
-    convert_body<S, D, false>(src, sp, dst, dp, rows, n, a, b);                             \
+#define CONVERT(SN, S, DN, D)                                                                    \
+  extern "C" __global__ void gi_convert_##SN##_##DN##_v(ConvertParams p) {                        \
+    convert_body<S, D, true>(p.src, p.sp, p.dst, p.dp, p.rows, p.n, p.a, p.b);                     \
+  }                                                                                               \
+  extern "C" __global__ void gi_convert_##SN##_##DN##_s(ConvertParams p) {                        \
+    convert_body<S, D, false>(p.src, p.sp, p.dst, p.dp, p.rows, p.n, p.a, p.b);                    \
   }
 #define CONVERT_FROM(SN, S) \
   CONVERT(SN, S, 8u, u8)    \
@@ -69,10 +66,9 @@ __device__ __forceinline__ void setto_body(void* dst, int dp, int rows, int n, i
       if (i + j < n) d[j] = v[j];
   }
 }
-#define SETTO(N, T)                                                                         \
-  extern "C" __global__ void gi_setto_##N(void* dst, int dp, int rows, int n, int cn,       \
-                                          float v0, float v1, float v2, float v3) {         \
-    setto_body<T>(dst, dp, rows, n, cn, v0, v1, v2, v3);                                    \
+#define SETTO(N, T)                                                                       \
+  extern "C" __global__ void gi_setto_##N(SetToParams p) {                                \
+    setto_body<T>(p.dst, p.dp, p.rows, p.n, p.cn, p.v[0], p.v[1], p.v[2], p.v[3]);         \
   }
 SETTO(8u, u8)
 SETTO(16u, u16)
@@ -97,11 +93,9 @@ __device__ __forceinline__ void shuffle_body(const void* src, int sp, int scn, v
     }
   }
 }
-#define SHUFFLE(N, T)                                                                       \
-  extern "C" __global__ void gi_shuffle_##N(const void* src, int sp, int scn, void* dst,    \
-                                            int dp, int dcn, int rows, int cols,            \
-                                            unsigned map, float fill) {                     \
-    shuffle_body<T>(src, sp, scn, dst, dp, dcn, rows, cols, map, fill);                     \
+#define SHUFFLE(N, T)                                                                     \
+  extern "C" __global__ void gi_shuffle_##N(ShuffleParams p) {                            \
+    shuffle_body<T>(p.src, p.sp, p.scn, p.dst, p.dp, p.dcn, p.rows, p.cols, p.map, p.fill); \
   }
 SHUFFLE(8u, u8)
 SHUFFLE(16u, u16)
@@ -123,23 +117,12 @@ __device__ __forceinline__ void merge_body(void* dst, int dp, int cn, int rows, 
     if (cn > 3) d[3] = row<T>(s3, p3, y)[x];
   }
 }
-#define MERGE(N, T)                                                                         \
-  extern "C" __global__ void gi_merge_##N(void* dst, int dp, int cn, int rows, int cols,    \
-                                          const void* s0, int p0, const void* s1, int p1,   \
-                                          const void* s2, int p2, const void* s3, int p3) { \
-    merge_body<T>(dst, dp, cn, rows, cols, s0, p0, s1, p1, s2, p2, s3, p3);                 \
+#define MERGE(N, T)                                                                          \
+  extern "C" __global__ void gi_merge_##N(MergeParams p) {                                   \
+    merge_body<T>(p.dst, p.dp, p.cn, p.rows, p.cols, p.s0, p.p0, p.s1, p.p1, p.s2, p.p2, p.s3, \
+                  p.p3);                                                                     \
   }
 MERGE(8u, u8)
 MERGE(16u, u16)
 MERGE(16s, s16)
 MERGE(32f, f32)
-
-// ---- Benchmark helper: keeps one thread busy for ns nanoseconds of the global timer,
-// so that work queued behind it on the stream is timed without the host's queueing gap.
-extern "C" __global__ void gi_spin(unsigned int ns) {
-  unsigned long long t0, t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  } while (t - t0 < ns);
-}

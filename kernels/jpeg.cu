@@ -5,6 +5,7 @@
 // fixed-point tables (jdcolor.c), so a GPU decode matches OpenCV's imread up to the
 // IDCT's rounding. The CPU twin is codec.YCbCrToBGR.
 #include "common.cuh"
+#include "core_params.h"
 
 namespace jpeg {
 
@@ -45,9 +46,11 @@ __device__ __forceinline__ int chroma(const u8* c, int cp, int x, int y, int cw,
 // gi_jpeg_ycc_bgr writes interleaved BGR from the Y, Cb and Cr planes nvJPEG
 // decoded (chroma cw x ch samples, subsampled hs x vs). One thread per pixel of a
 // row, the grid striding over rows.
-extern "C" __global__ void gi_jpeg_ycc_bgr(const u8* yp, int ypitch, const u8* cb, const u8* cr, int cpitch,
-                                           u8* dst, int dpitch, int rows, int cols, int cw, int ch,
-                                           int hs, int vs) {
+extern "C" __global__ void gi_jpeg_ycc_bgr(JpegYccParams p) {
+  const u8 *yp = p.yp, *cb = p.cb, *cr = p.cr;
+  u8* dst = p.dst;
+  const int ypitch = p.ypitch, cpitch = p.cpitch, dpitch = p.dpitch, rows = p.rows, cols = p.cols, cw = p.cw,
+            ch = p.ch, hs = p.hs, vs = p.vs;
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= cols) return;
   const bool fancy = cw > 2 && hs == 2 && vs <= 2;

@@ -89,6 +89,7 @@ type Backend struct {
 	modErr  error
 	fnMu    sync.Mutex
 	fns     map[string]cu.Function
+	ptxFns  map[[2]string]cu.Function // LaunchPTX's kernels by (module text, name)
 
 	sync  *stream
 	alloc allocator
@@ -350,11 +351,45 @@ func (b *Backend) function(name string) (cu.Function, error) {
 // Launch implements core.Backend. Arguments are uintptr (device addresses), int
 // (passed as a 32-bit int), uint32, float32 or float64.
 func (b *Backend) Launch(s core.Stream, name string, grid, block [3]int, shmem int, args ...any) error {
-	cs, err := b.cuStream(s)
+	fn, err := b.function(name)
 	if err != nil {
 		return err
 	}
-	fn, err := b.function(name)
+	return b.launch(fn, s, name, grid, block, shmem, args...)
+}
+
+// LaunchPTX launches kernel name of the module that ptx (PTX text) holds, loaded and
+// compiled by the driver on first use: for kernels that are not the library's, such
+// as the bench's gi_spin.
+func (b *Backend) LaunchPTX(ptx string, s core.Stream, name string, grid, block [3]int, shmem int, args ...any) error {
+	b.fnMu.Lock()
+	fn, ok := b.ptxFns[[2]string{ptx, name}]
+	b.fnMu.Unlock()
+	if !ok {
+		err := b.do(func() error {
+			mod, err := cu.LoadData(ptx)
+			if err != nil {
+				return err
+			}
+			fn, err = mod.Function(name)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("%s: kernel %s from PTX: %w", b.name, name, err)
+		}
+		b.fnMu.Lock()
+		if b.ptxFns == nil {
+			b.ptxFns = map[[2]string]cu.Function{}
+		}
+		b.ptxFns[[2]string{ptx, name}] = fn
+		b.fnMu.Unlock()
+	}
+	return b.launch(fn, s, name, grid, block, shmem, args...)
+}
+
+// launch runs fn with args packed as its parameters.
+func (b *Backend) launch(fn cu.Function, s core.Stream, name string, grid, block [3]int, shmem int, args ...any) error {
+	cs, err := b.cuStream(s)
 	if err != nil {
 		return err
 	}

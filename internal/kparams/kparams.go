@@ -5,12 +5,14 @@ package kparams
 
 /*
 #include "../../kernels/filter_params.h"
+#include "../../kernels/core_params.h"
 static int gi_rsep_blocks(int k, int c, int e) { return GI_RSEP_BLOCKS(k, c, e); }
 static int gi_ipack_blocks(int c) { return GI_IPACK_BLOCKS(c); }
 */
 import "C"
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 )
@@ -40,8 +42,18 @@ func Fields(v any) []Field {
 // Geo is the kernels' struct Geo (kernels/filter_params.h), for Fields and its size.
 func Geo() any { return C.struct_Geo{} }
 
-// GeoSize is sizeof(struct Geo).
-const GeoSize = C.sizeof_struct_Geo
+
+// Structs returns the kernels' parameter structs of kernels/core_params.h by name,
+// for Fields (and their sizes: reflect's Size of each).
+func Structs() map[string]any {
+	return map[string]any{
+		"ConvertParams": C.struct_ConvertParams{},
+		"SetToParams":   C.struct_SetToParams{},
+		"ShuffleParams": C.struct_ShuffleParams{},
+		"MergeParams":   C.struct_MergeParams{},
+		"JpegYccParams": C.struct_JpegYccParams{},
+	}
+}
 
 // The filter limits.
 const (
@@ -56,3 +68,14 @@ func RSepBlocks(k, c, e int) int { return int(C.gi_rsep_blocks(C.int(k), C.int(c
 
 // IPackBlocks is GI_IPACK_BLOCKS(c).
 func IPackBlocks(c int) int { return int(C.gi_ipack_blocks(C.int(c))) }
+
+// Compare reports how goStruct, a Go mirror, differs from cStruct, a kernel's
+// parameter struct: field names in order, offsets, sizes and the struct's size.
+func Compare(cStruct, goStruct any) error {
+	c, g := Fields(cStruct), Fields(goStruct)
+	cs, gs := reflect.TypeOf(cStruct).Size(), reflect.TypeOf(goStruct).Size()
+	if fmt.Sprint(c) != fmt.Sprint(g) || cs != gs {
+		return fmt.Errorf("the Go mirror differs from the kernel's struct:\n  Go %v (%d bytes)\n  C  %v (%d bytes)", g, gs, c, cs)
+	}
+	return nil
+}
