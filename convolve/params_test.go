@@ -15,7 +15,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		t.Errorf("convolve's geo and struct Geo: %v", err)
 	}
 	for _, c := range []struct {
-		name     string
+		name      string
 		got, want int
 	}{{"GI_TAPS", tapsLen, kparams.Taps}, {"GI_SEP_Y", sepYOff, kparams.SepY}, {"GI_ISEP_R", isepRows, kparams.ISepR},
 		{"GI_ISEP_BLOCKS", isepBlocks, kparams.ISepBlocks}} {

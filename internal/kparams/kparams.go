@@ -42,7 +42,6 @@ func Fields(v any) []Field {
 // Geo is the kernels' struct Geo (kernels/filter_params.h), for Fields and its size.
 func Geo() any { return C.struct_Geo{} }
 
-
 // Structs returns the kernels' parameter structs of kernels/core_params.h by name,
 // for Fields (and their sizes: reflect's Size of each).
 func Structs() map[string]any {
