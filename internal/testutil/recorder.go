@@ -2,6 +2,8 @@ package testutil
 
 import (
 	"fmt"
+	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -139,4 +141,32 @@ func (r *Recorder) CheckLaunched(t testing.TB) {
 	}
 	sort.Strings(names)
 	t.Logf("%d distinct kernels launched (%s), all in the fatbin's %d", len(names)-len(missing), strings.Join(names, " "), len(have))
+}
+
+// CheckKernelLiterals fails the test for each kernel name written as a whole string
+// literal ("gi_...") in the Go files named (launch code the recorder cannot run:
+// behind the cuda tag, around cuFFT or nvJPEG) that the fatbin does not hold.
+func CheckKernelLiterals(t testing.TB, files ...string) {
+	t.Helper()
+	have := map[string]bool{}
+	for _, n := range kernels.Names() {
+		have[n] = true
+	}
+	lit := regexp.MustCompile(`"(gi_[a-z0-9_]+)"`)
+	n := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range lit.FindAllStringSubmatch(string(src), -1) {
+			n++
+			if !have[m[1]] {
+				t.Errorf("%s launches %s, which kernels/gpuimg.fatbin does not hold", f, m[1])
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no kernel names found in %v", files)
+	}
 }
