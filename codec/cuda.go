@@ -243,8 +243,8 @@ func (d *jpegDevice) decode(dec *decoder, data []byte, info JPEGInfo, hv [2]int,
 			return err
 		}
 		if err := s.Dev.Launch(cs, "gi_jpeg_ycc_bgr", core.Grid(s.Cols, s.Rows, 128), [3]int{128, 1, 1}, 0,
-			&jpegYccParams{Yp: y.Ptr(), Ypitch: int32(y.Pitch), Cb: cb.Ptr(), Cr: cr.Ptr(), Cpitch: int32(cb.Pitch), Dst: s.Ptr(),
-				Dpitch: int32(s.Pitch), Rows: int32(s.Rows), Cols: int32(s.Cols), Cw: int32(cw), Ch: int32(ch), Hs: int32(hv[0]), Vs: int32(hv[1])}); err != nil {
+			core.Struct(&jpegYccParams{Yp: y.Ptr(), Ypitch: int32(y.Pitch), Cb: cb.Ptr(), Cr: cr.Ptr(), Cpitch: int32(cb.Pitch), Dst: s.Ptr(),
+				Dpitch: int32(s.Pitch), Rows: int32(s.Rows), Cols: int32(s.Cols), Cw: int32(cw), Ch: int32(ch), Hs: int32(hv[0]), Vs: int32(hv[1])})); err != nil {
 			return err
 		}
 		dec.done, err = cs.Record()

@@ -1,7 +1,5 @@
 package codec
 
-import "unsafe"
-
 // jpegYccParams mirrors gi_jpeg_ycc_bgr's parameters (kernels/core_params.h:
 // JpegYccParams) field for field; TestParamsMatchKernels checks it against the header.
 type jpegYccParams struct {
@@ -11,9 +9,4 @@ type jpegYccParams struct {
 	Cpitch                             int32
 	Dst                                uintptr
 	Dpitch, Rows, Cols, Cw, Ch, Hs, Vs int32
-}
-
-// ParamBytes implements core.Params.
-func (p *jpegYccParams) ParamBytes() ([]byte, int) {
-	return unsafe.Slice((*byte)(unsafe.Pointer(p)), unsafe.Sizeof(*p)), int(unsafe.Alignof(*p))
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 )
@@ -80,11 +79,6 @@ type geo struct {
 	Pad_                 int32
 }
 
-// ParamBytes implements core.Params.
-func (g *geo) ParamBytes() ([]byte, int) {
-	return unsafe.Slice((*byte)(unsafe.Pointer(g)), unsafe.Sizeof(*g)), 8
-}
-
 // geoArgs starts a filter kernel's arguments: the call's Geo.
 func geoArgs(d, s *core.State, p *plan) []any {
 	wr, wc, ox, oy := s.BorderGeometry(p.isolated)
@@ -95,7 +89,7 @@ func geoArgs(d, s *core.State, p *plan) []any {
 	for i, v := range p.value {
 		g.Bval[i] = float32(v)
 	}
-	return []any{g}
+	return []any{core.Struct(g)}
 }
 
 func grid(cols, rows, tw, th, z int) [3]int {

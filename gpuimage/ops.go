@@ -22,8 +22,8 @@ func (im *Image) SetTo(s Scalar, opts ...Option) error {
 		}
 		n := st.Cols * st.Chans
 		return st.Dev.Launch(str, "gi_setto_"+core.KernelSuffix(st.Depth), core.Grid((n+3)/4, st.Rows, 256), [3]int{256, 1, 1}, 0,
-			&setToParams{Dst: st.Ptr(), Dp: int32(st.Pitch), Rows: int32(st.Rows), N: int32(n), Cn: int32(st.Chans),
-				V: [4]float32{cpu.ScalarValue(st.Depth, v[0]), cpu.ScalarValue(st.Depth, v[1]), cpu.ScalarValue(st.Depth, v[2]), cpu.ScalarValue(st.Depth, v[3])}})
+			core.Struct(&setToParams{Dst: st.Ptr(), Dp: int32(st.Pitch), Rows: int32(st.Rows), N: int32(n), Cn: int32(st.Chans),
+				V: [4]float32{cpu.ScalarValue(st.Depth, v[0]), cpu.ScalarValue(st.Depth, v[1]), cpu.ScalarValue(st.Depth, v[2]), cpu.ScalarValue(st.Depth, v[3])}}))
 	})
 	return opError("SetTo", err)
 }
@@ -59,7 +59,7 @@ func (im *Image) ConvertTo(dst *Image, d Depth, alpha, beta float64, opts ...Opt
 			n := s.Cols * s.Chans
 			name := "gi_convert_" + core.KernelSuffix(s.Depth) + "_" + core.KernelSuffix(out.Depth) + "_" + vec
 			return s.Dev.Launch(str, name, core.Grid((n+7)/8, s.Rows, 256), [3]int{256, 1, 1}, 0,
-				&convertParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: out.Ptr(), Dp: int32(out.Pitch), Rows: int32(s.Rows), N: int32(n), A: a, B: b})
+				core.Struct(&convertParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: out.Ptr(), Dp: int32(out.Pitch), Rows: int32(s.Rows), N: int32(n), A: a, B: b}))
 		})
 	}, opts...))
 }
@@ -114,8 +114,8 @@ func shuffle(op string, src, dst *Image, dcn int, m [4]int, fill float32, opts [
 				packed = packed<<8 | b
 			}
 			return s.Dev.Launch(str, "gi_shuffle_"+core.KernelSuffix(s.Depth), core.Grid(s.Cols, s.Rows, 128), [3]int{128, 1, 1}, 0,
-				&shuffleParams{Src: s.Ptr(), Sp: int32(s.Pitch), Scn: int32(s.Chans), Dst: out.Ptr(), Dp: int32(out.Pitch), Dcn: int32(dcn),
-					Rows: int32(s.Rows), Cols: int32(s.Cols), Map: packed, Fill: fill})
+				core.Struct(&shuffleParams{Src: s.Ptr(), Sp: int32(s.Pitch), Scn: int32(s.Chans), Dst: out.Ptr(), Dp: int32(out.Pitch), Dcn: int32(dcn),
+					Rows: int32(s.Rows), Cols: int32(s.Cols), Map: packed, Fill: fill}))
 		})
 	}, opts...))
 }
@@ -223,7 +223,7 @@ func Merge(srcs []*Image, dst *Image, opts ...Option) error {
 			s := states[min(i, len(states)-1)]
 			*at.ptr, *at.pitch = s.Ptr(), int32(s.Pitch)
 		}
-		return first.Dev.Launch(str, "gi_merge_"+core.KernelSuffix(first.Depth), core.Grid(d.Cols, d.Rows, 128), [3]int{128, 1, 1}, 0, p)
+		return first.Dev.Launch(str, "gi_merge_"+core.KernelSuffix(first.Depth), core.Grid(d.Cols, d.Rows, 128), [3]int{128, 1, 1}, 0, core.Struct(p))
 	})
 	return opError("Merge", err)
 }

@@ -1,10 +1,8 @@
 package gpuimage
 
-import "unsafe"
-
 // The element-wise kernels' parameters (kernels/core_params.h), mirrored field for
 // field; TestParamsMatchKernels checks the names, offsets and sizes against the
-// header. Each is passed to Launch as one core.Params.
+// header. Each is passed to Launch through core.Struct.
 
 type convertParams struct {
 	Src  uintptr
@@ -44,20 +42,3 @@ type mergeParams struct {
 	S3                 uintptr
 	P3                 int32
 }
-
-// paramBytes is the memory of a parameter struct, as the kernel reads it.
-func paramBytes[T any](p *T) ([]byte, int) {
-	return unsafe.Slice((*byte)(unsafe.Pointer(p)), unsafe.Sizeof(*p)), int(unsafe.Alignof(*p))
-}
-
-// ParamBytes implements core.Params.
-func (p *convertParams) ParamBytes() ([]byte, int) { return paramBytes(p) }
-
-// ParamBytes implements core.Params.
-func (p *setToParams) ParamBytes() ([]byte, int) { return paramBytes(p) }
-
-// ParamBytes implements core.Params.
-func (p *shuffleParams) ParamBytes() ([]byte, int) { return paramBytes(p) }
-
-// ParamBytes implements core.Params.
-func (p *mergeParams) ParamBytes() ([]byte, int) { return paramBytes(p) }

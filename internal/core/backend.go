@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Backend is a device that holds image memory and runs operations: the pure-Go CPU
@@ -54,6 +55,16 @@ type Backend interface {
 // Launch copies its bytes as they are, aligned to align.
 type Params interface {
 	ParamBytes() (b []byte, align int)
+}
+
+// Struct passes *p, a Go mirror of a kernel's parameter struct, to Launch as its
+// memory (the mirror's fields match the C struct's offsets: TestParamsMatchKernels).
+func Struct[T any](p *T) Params { return structParams[T]{p} }
+
+type structParams[T any] struct{ p *T }
+
+func (s structParams[T]) ParamBytes() ([]byte, int) {
+	return unsafe.Slice((*byte)(unsafe.Pointer(s.p)), unsafe.Sizeof(*s.p)), int(unsafe.Alignof(*s.p))
 }
 
 // MemoryStats is a device's image memory as gpuimg holds it, in bytes.
