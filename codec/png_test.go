@@ -20,16 +20,16 @@ func TestEncodePNG(t *testing.T) {
 	for _, sz := range [][2]int{{1, 1}, {1, 37}, {37, 1}, {300, 451}, {3, 4097}, {129, 5}, {256, 3}} {
 		for _, cn := range []int{1, 3, 4} {
 			for _, deep := range []bool{false, true} {
-				for _, level := range []int{0, 1, 6, 9} {
+				for li, level := range []int{0, 1, 1, 6, 9} {
 					rows, cols := sz[0], sz[1]
 					es := 1
 					if deep {
 						es = 2
 					}
 					pix := make([]byte, rows*cols*cn*es)
-					if level == 1 {
+					if li == 1 { // noise, Huffman-coded at level 1
 						r.Read(pix)
-					} else { // smooth data, which compresses
+					} else { // smooth data, which LZ77 matching compresses
 						for i := range pix {
 							pix[i] = byte(i / (cn * es * 7))
 						}

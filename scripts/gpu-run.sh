@@ -5,7 +5,8 @@
 # PART=bench: the benchmarks at 1080p, 4K and 8K with their peers (NPP, OpenCV,
 #   PyTorch, CuPy), the report (tables and plots) and ncu profiles;
 # PART=cli: the CLI's tests and smoke steps only;
-# PART=jpeg: the JPEG and PNG codecs and batches against OpenCV;
+# PART=jpeg: the JPEG and PNG codecs and batches against OpenCV (PART=png: the
+#   PNG batch alone);
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -56,6 +57,9 @@ if [ "$part" = jpeg ]; then
   rm -rf $tmp/gi-jpg-400*
   python3 -c "import cv2,numpy as np; a=cv2.imread('$tmp/gi-jpg-out/img0000.jpg'); b=cv2.imread('$tmp/gi-jpg-cv/img0000.jpg'); print('nvJPEG pipeline against OpenCV pipeline: mean abs diff', np.abs(a.astype(int)-b).mean(), 'sizes', __import__('os').path.getsize('$tmp/gi-jpg-out/img0000.jpg'), __import__('os').path.getsize('$tmp/gi-jpg-cv/img0000.jpg'))"
   rm -rf $tmp/gi-jpg*
+fi
+if [ "$part" = jpeg ] || [ "$part" = png ]; then
+  tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 8000000 ] 2>/dev/null && tmp=/dev/shm
   # 40 photo-like 4K PNGs the same way; the file sizes against OpenCV's.
   step png-gen python3 bench/peers/batch_bench.py gen $tmp/gi-png 40 3840 2160 png
   step png-gpuimg bash -c "$cli run $tmp/gi-png -o $tmp/gi-png-out/ -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-png-gpuimg.json' && cat '$out/batch-png-gpuimg.json'"
