@@ -143,7 +143,7 @@ step batch-gpuimg bash -c "$cli run $tmp/gi-batch -o $tmp/gi-batch-out -ext bmp 
 step batch-opencv bash -c "python3 bench/peers/batch_bench.py opencv $tmp/gi-batch $tmp/gi-batch-cv 16 | tee '$out/batch-opencv.json'"
 rm -rf $tmp/gi-batch $tmp/gi-batch-out $tmp/gi-batch-cv
 python3 bench/peers/compare.py "$out/bench.csv" | tee "$out/compare.txt"
-step report python3 bench/peers/report.py "$out/bench.csv" "$out/report"
+step report python3 bench/peers/report.py "$out/bench.csv" "$out/report" 2793 "$out"
 
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 if [ -x "$ncu" ]; then

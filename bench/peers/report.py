@@ -3,7 +3,8 @@ operation family (every system's median, speedups over OpenCV and NPP, achieved
 GB/s and share of the device-copy ceiling, end-to-end times) and PNG plots (time
 against image size per system, log scale; filter2D speedup against kernel size).
 
-  python3 report.py bench.csv OUTDIR [ceiling_GBps]   writes OUTDIR/report.md and OUTDIR/*.png
+  python3 report.py bench.csv OUTDIR [ceiling_GBps [BATCHDIR]]   writes OUTDIR/report.md and OUTDIR/*.png
+BATCHDIR holds the CLI batch results (batch-*.json) for the batches-against-OpenCV table.
 """
 import csv
 import os
@@ -13,6 +14,7 @@ from collections import defaultdict
 rows = list(csv.DictReader(open(sys.argv[1])))
 outdir = sys.argv[2]
 ceiling = float(sys.argv[3]) if len(sys.argv) > 3 else 2793.0
+batchdir = sys.argv[4] if len(sys.argv) > 4 else None
 os.makedirs(outdir, exist_ok=True)
 
 FAMILIES = [
@@ -85,6 +87,10 @@ for fam, _ in FAMILIES:
             not_fastest.append(f"- {k[0]} {k[3]} at {k[1]}x{k[2]}: {name} {v:,.1f} µs, gpuimg {g:,.1f} µs")
     lines.append("")
 lines += ["## Where gpuimg is not the fastest system", ""] + (not_fastest or ["- none in this run"]) + [""]
+if batchdir:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import batch_report
+    lines += batch_report.lines(batchdir)
 
 # Plots: time against size (megapixels) per system, one panel per operation family.
 try:

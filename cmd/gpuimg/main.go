@@ -124,7 +124,7 @@ func commonFlags(fs *flag.FlagSet, o *runOpts) {
 	fs.Var(&o.read.mode, "read", "how files are read, as OpenCV's IMREAD_*: unchanged (the file's depth and channels), color (8-bit BGR) or gray (8-bit)")
 	fs.Int64Var(&o.read.maxPixels, "max-pixels", 0, "refuse files whose header claims more pixels (default "+maxPixelsEnv+" or 2^30, OpenCV's limit)")
 	fs.IntVar(&o.write.quality, "quality", 95, "JPEG quality, 1-100")
-	fs.IntVar(&o.write.compression, "compression", codec.DefaultPNGCompression, "PNG compression level, 0-9 (OpenCV's IMWRITE_PNG_COMPRESSION)")
+	fs.IntVar(&o.write.compression, "compression", codec.DefaultPNGCompression, "PNG compression level, 0-9 (OpenCV's IMWRITE_PNG_COMPRESSION; 1 writes as imwrite's defaults do: Sub filter, fast)")
 }
 
 // finishFlags checks the shared flags after parsing and fills in their defaults.
