@@ -5,6 +5,7 @@ package codec
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -13,20 +14,32 @@ import (
 	"github.com/gpuimg/gpuimg/internal/nvjpeg"
 )
 
-// One nvJPEG handle per CUDA device, and pools of decoder and encoder states (a
-// state serves one call at a time; a batch's workers each take one).
+// One nvJPEG handle per CUDA device (and one on the hardware back end where the GPU
+// has JPEG decode engines), and pools of decoder and encoder states (a state serves
+// one call at a time; a batch's workers each take one).
 type jpegDevice struct {
 	b        *cuda.Backend
 	h        *nvjpeg.Handle
+	hw       *nvjpeg.Handle // the decode engines (GPUIMG_NVJPEG_HW=on); nil: not asked for, or none
+	hwErr    error          // why hw is nil
 	decoders chan *decoder
 	encoders chan *nvjpeg.Encoder
 }
+
+// hwOn sends colour baseline files to the GPU's JPEG decode engines
+// (GPUIMG_NVJPEG_HW=on), which leave the SMs free for other work but are slower:
+// on an H100, 4K photo-like files decode at ~235 images/s on the engines (4 to 32
+// goroutines, one handle or one each) against 700-1,000 on the hybrid back end
+// (BenchmarkCUDADecodeJPEG4K, 2026-11-24).
+var hwOn = os.Getenv("GPUIMG_NVJPEG_HW") == "on"
 
 // decoder is an nvJPEG state with the planes it decodes colour files into. done
 // completes when the last decode's device work has: the state and the planes are
 // reused only after it (the next caller may be on another stream).
 type decoder struct {
 	st            *nvjpeg.Decoder
+	hw            *nvjpeg.Decoder // a batched state on the hardware back end, made on first use
+	hwFailed      bool            // making it failed: the hybrid back end decodes
 	y, cb, cr     *gpuimage.Image
 	ycols, chroma [2]int
 	done          core.Event
@@ -99,8 +112,14 @@ func jpegFor(dev *gpuimage.Device) (*jpegDevice, error) {
 	d := &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *nvjpeg.Encoder, statesPerDevice)}
 	err := b.Do(func() error {
 		var err error
-		d.h, err = nvjpeg.NewHandle()
-		return err
+		if d.h, err = nvjpeg.NewHandle(); err != nil {
+			return err
+		}
+		d.hwErr = errors.New("not asked for: GPUIMG_NVJPEG_HW=on uses them")
+		if hwOn {
+			d.hw, d.hwErr = nvjpeg.NewHandleOn(nvjpeg.BackendHardware)
+		}
+		return nil
 	})
 	if err != nil {
 		jpegErr[dev] = err
@@ -167,6 +186,9 @@ func (d *jpegDevice) putDecoder(dec *decoder) {
 		_ = dec.wait()
 		dec.closePlanes()
 		_ = d.b.Do(dec.st.Close)
+		if dec.hw != nil {
+			_ = d.b.Do(dec.hw.Close)
+		}
 	}
 }
 
@@ -236,9 +258,21 @@ func (d *jpegDevice) decode(dec *decoder, data []byte, info JPEGInfo, hv [2]int,
 			return err
 		}
 		y, cb, cr := core.StateOf(dec.y), core.StateOf(dec.cb), core.StateOf(dec.cr)
+		planes := []nvjpeg.Plane{{Ptr: y.Ptr(), Pitch: y.Pitch}, {Ptr: cb.Ptr(), Pitch: cb.Pitch}, {Ptr: cr.Ptr(), Pitch: cr.Pitch}}
 		if err := d.b.Do(func() error {
-			return dec.st.Decode(data, nvjpeg.OutputYUV, []nvjpeg.Plane{{Ptr: y.Ptr(), Pitch: y.Pitch},
-				{Ptr: cb.Ptr(), Pitch: cb.Pitch}, {Ptr: cr.Ptr(), Pitch: cr.Pitch}}, h)
+			if d.hw != nil && !info.Progressive {
+				if dec.hw == nil && !dec.hwFailed {
+					var err error
+					dec.hw, err = d.hw.NewBatchedDecoder(nvjpeg.OutputYUV)
+					dec.hwFailed = err != nil
+				}
+				if dec.hw != nil && dec.hw.DecodeBatched(data, planes, h) == nil {
+					return nil
+				}
+				// The engines decline some files (restart intervals, odd sizes,
+				// rare subsamplings): the hybrid back end takes them.
+			}
+			return dec.st.Decode(data, nvjpeg.OutputYUV, planes, h)
 		}); err != nil {
 			return err
 		}
@@ -385,5 +419,10 @@ func JPEGBackend(dev *gpuimage.Device) string {
 		return fmt.Sprintf("Go (image/jpeg) with uploads: nvJPEG is not available (%v)", err)
 	}
 	name, ver, _ := nvjpeg.Load()
-	return fmt.Sprintf("nvJPEG %s (%s); CMYK and other kinds nvJPEG declines are decoded in Go", ver, name)
+	d, _ := jpegFor(dev)
+	engines := "colour baseline files on the GPU's JPEG decode engines"
+	if d.hw == nil {
+		engines = fmt.Sprintf("the JPEG decode engines unused (%v)", d.hwErr)
+	}
+	return fmt.Sprintf("nvJPEG %s (%s), %s; CMYK and other kinds nvJPEG declines are decoded in Go", ver, name, engines)
 }

@@ -37,6 +37,8 @@ static int (*p_encode_image)(void*, void*, void*, const gi_image*, int, int, int
 static int (*p_encode_yuv)(void*, void*, void*, const gi_image*, int, int, int, void*);
 static int (*p_retrieve)(void*, void*, unsigned char*, size_t*, void*);
 static int (*p_property)(int, int*);
+static int (*p_batched_init)(void*, void*, int, int, int);
+static int (*p_batched)(void*, void*, const unsigned char* const*, const size_t*, gi_image*, void*);
 
 // gi_nvjpeg_open loads the first of names (a NUL-separated list ending in an empty
 // name) that dlopen finds and resolves the calls; it returns the name loaded or NULL.
@@ -61,6 +63,8 @@ static const char* gi_nvjpeg_open(const char* names) {
 		SYM(p_encode_yuv, "nvjpegEncodeYUV")
 		SYM(p_retrieve, "nvjpegEncodeRetrieveBitstream")
 		SYM(p_property, "nvjpegGetProperty")
+		SYM(p_batched_init, "nvjpegDecodeBatchedInitialize")
+		SYM(p_batched, "nvjpegDecodeBatched")
 #undef SYM
 		lib = h;
 		return n;
@@ -100,6 +104,27 @@ static int gi_nvjpeg_decode(void* h, void* s, const void* data, size_t n, int fm
 	im.channel[2] = (unsigned char*)d2;
 	im.pitch[2] = p2;
 	return p_decode(h, s, (const unsigned char*)data, n, fmt, &im, (void*)stream);
+}
+// gi_nvjpeg_batched_state makes a state for batches of one image in fmt.
+static int gi_nvjpeg_batched_state(void* h, void** s, int fmt) {
+	int r = p_state_create(h, s);
+	if (r) return r;
+	r = p_batched_init(h, *s, 1, 1, fmt);
+	if (r) { p_state_destroy(*s); *s = NULL; }
+	return r;
+}
+static int gi_nvjpeg_decode_batched(void* h, void* s, const void* data, size_t n,
+                                    size_t d0, size_t p0, size_t d1, size_t p1, size_t d2, size_t p2, size_t stream) {
+	gi_image im;
+	memset(&im, 0, sizeof im);
+	im.channel[0] = (unsigned char*)d0;
+	im.pitch[0] = p0;
+	im.channel[1] = (unsigned char*)d1;
+	im.pitch[1] = p1;
+	im.channel[2] = (unsigned char*)d2;
+	im.pitch[2] = p2;
+	const unsigned char* d = (const unsigned char*)data;
+	return p_batched(h, s, &d, &n, &im, (void*)stream);
 }
 static int gi_nvjpeg_encoder_create(void* h, void** st, void** params, int quality, int css, size_t stream) {
 	int r = p_enc_state_create(h, st, (void*)stream);
@@ -203,17 +228,26 @@ const (
 	CSSGray = 6
 )
 
-// Handle is an nvJPEG library handle (the default back end: hybrid CPU/GPU
-// decoding, chosen by image size, with memory pools where the library has them).
+// Handle is an nvJPEG library handle, with memory pools where the library has them.
 type Handle struct{ h unsafe.Pointer }
 
-// NewHandle creates a handle.
-func NewHandle() (*Handle, error) {
+// Back ends (nvjpegBackend_t).
+const (
+	BackendDefault  = 0 // hybrid CPU/GPU decoding, chosen by image size
+	BackendHardware = 3 // the GPU's JPEG decode engines (A100, H100, ...): batched decoding only
+)
+
+// NewHandle creates a handle on the default back end.
+func NewHandle() (*Handle, error) { return NewHandleOn(BackendDefault) }
+
+// NewHandleOn creates a handle on a back end; BackendHardware fails on GPUs without
+// JPEG decode engines.
+func NewHandleOn(backend int) (*Handle, error) {
 	if _, _, err := Load(); err != nil {
 		return nil, err
 	}
 	h := &Handle{}
-	if r := C.gi_nvjpeg_create(0, &h.h); r != 0 {
+	if r := C.gi_nvjpeg_create(C.int(backend), &h.h); r != 0 {
 		return nil, statusError("nvjpegCreateEx", r)
 	}
 	return h, nil
@@ -309,6 +343,33 @@ func (d *Decoder) Decode(data []byte, format int, planes []Plane, stream uintptr
 		C.size_t(p[2].Ptr), C.size_t(p[2].Pitch), C.size_t(stream))
 	if r != 0 {
 		return statusError("nvjpegDecode", r)
+	}
+	return nil
+}
+
+// NewBatchedDecoder creates a decoder state for the batched API (one image a
+// batch) with a fixed output format: the hardware back end decodes only this way.
+func (h *Handle) NewBatchedDecoder(format int) (*Decoder, error) {
+	d := &Decoder{h: h}
+	if r := C.gi_nvjpeg_batched_state(h.h, &d.st, C.int(format)); r != 0 {
+		return nil, statusError("nvjpegDecodeBatchedInitialize", r)
+	}
+	return d, nil
+}
+
+// DecodeBatched decodes data, a batch of one image, with a state from
+// NewBatchedDecoder into device planes in that state's output format.
+func (d *Decoder) DecodeBatched(data []byte, planes []Plane, stream uintptr) error {
+	if len(data) == 0 || len(planes) == 0 {
+		return ErrBadJPEG
+	}
+	var p [3]Plane
+	copy(p[:], planes)
+	r := C.gi_nvjpeg_decode_batched(d.h.h, d.st, unsafe.Pointer(&data[0]), C.size_t(len(data)),
+		C.size_t(p[0].Ptr), C.size_t(p[0].Pitch), C.size_t(p[1].Ptr), C.size_t(p[1].Pitch),
+		C.size_t(p[2].Ptr), C.size_t(p[2].Pitch), C.size_t(stream))
+	if r != 0 {
+		return statusError("nvjpegDecodeBatched", r)
 	}
 	return nil
 }
