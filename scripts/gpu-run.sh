@@ -75,6 +75,9 @@ for t in .gpu/tests/*.test; do
   step "test-$name" bash -c "cd '$root/$dir' && '$root/$t' -test.count=1 -test.v -test.timeout=300s"
   grep -E '^(--- FAIL|ok|PASS|FAIL)' "$out/test-$name.log" | tail -3
 done
+# The JPEG decode engines (opt-in) against Go's decoder, and with workers at once.
+step test-codec-engines bash -c "cd codec && GPUIMG_NVJPEG_HW=on '$root/.gpu/tests/codec.test' -test.run 'CUDA(MatchesCPU|Concurrent)' -test.count=1 -test.v"
+grep -m1 "JPEG decode engines" "$out/test-codec-engines.log"
 
 san=/usr/local/cuda/bin/compute-sanitizer
 if [ -x "$san" ]; then
