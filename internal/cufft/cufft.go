@@ -12,13 +12,11 @@ package cufft
 
 /*
 #cgo LDFLAGS: -ldl
-#include <dlfcn.h>
+#include "../dl/dl.h"
 #include <stdlib.h>
 #include <stddef.h>
-#include <string.h>
 
 typedef int handle;
-static void* lib;
 static int (*p_create)(handle*);
 static int (*p_destroy)(handle);
 static int (*p_set_auto)(handle, int);
@@ -30,29 +28,19 @@ static int (*p_exec_c2r)(handle, void*, void*);
 static int (*p_exec_c2c)(handle, void*, void*, int);
 static int (*p_version)(int*);
 
-// gi_cufft_open loads the first of names (a NUL-separated list ending in an empty
-// name) that dlopen finds and resolves the calls; it returns the name loaded or NULL.
-static const char* gi_cufft_open(const char* names) {
-	for (const char* n = names; *n; n += strlen(n) + 1) {
-		void* h = dlopen(n, RTLD_NOW | RTLD_LOCAL);
-		if (!h) continue;
-#define SYM(p, s) if (!(*(void**)&p = dlsym(h, s))) { dlclose(h); continue; }
-		SYM(p_create, "cufftCreate")
-		SYM(p_destroy, "cufftDestroy")
-		SYM(p_set_auto, "cufftSetAutoAllocation")
-		SYM(p_make_many, "cufftMakePlanMany")
-		SYM(p_set_work, "cufftSetWorkArea")
-		SYM(p_set_stream, "cufftSetStream")
-		SYM(p_exec_r2c, "cufftExecR2C")
-		SYM(p_exec_c2r, "cufftExecC2R")
-		SYM(p_exec_c2c, "cufftExecC2C")
-		SYM(p_version, "cufftGetVersion")
-#undef SYM
-		lib = h;
-		return n;
-	}
-	return NULL;
-}
+// The calls gpuimg makes: (function pointer, symbol) pairs for GI_DL_OPENER.
+#define CUFFT_SYMS(X) \
+	X(p_create, "cufftCreate") \
+	X(p_destroy, "cufftDestroy") \
+	X(p_set_auto, "cufftSetAutoAllocation") \
+	X(p_make_many, "cufftMakePlanMany") \
+	X(p_set_work, "cufftSetWorkArea") \
+	X(p_set_stream, "cufftSetStream") \
+	X(p_exec_r2c, "cufftExecR2C") \
+	X(p_exec_c2r, "cufftExecC2R") \
+	X(p_exec_c2c, "cufftExecC2C") \
+	X(p_version, "cufftGetVersion")
+GI_DL_OPENER(gi_cufft_open, CUFFT_SYMS)
 
 static int gi_cufft_version(int* v) { return p_version(v); }
 static int gi_cufft_create(handle* h) { return p_create(h); }
@@ -73,9 +61,10 @@ import "C"
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/gpuimg/gpuimg/internal/dl"
 )
 
 // Names are the libraries tried, newest first.
@@ -92,14 +81,11 @@ var (
 // 11206 for CUDA 13's cuFFT 11.2.6).
 func Load() (name string, ver int, err error) {
 	loadOnce.Do(func() {
-		list := C.CString(strings.Join(Names, "\x00") + "\x00")
-		defer C.free(unsafe.Pointer(list))
-		n := C.gi_cufft_open(list)
-		if n == nil {
-			loadErr = fmt.Errorf("cuFFT not found: none of %s could be loaded (install the CUDA toolkit's cuFFT)", strings.Join(Names, ", "))
+		if loaded, loadErr = dl.Open("cuFFT", "install the CUDA toolkit's cuFFT", Names, func(l unsafe.Pointer) unsafe.Pointer {
+			return unsafe.Pointer(C.gi_cufft_open((*C.char)(l)))
+		}); loadErr != nil {
 			return
 		}
-		loaded = C.GoString(n)
 		var v C.int
 		if r := C.gi_cufft_version(&v); r != 0 {
 			loadErr = resultError("cufftGetVersion", r)

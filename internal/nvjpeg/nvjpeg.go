@@ -13,14 +13,12 @@ package nvjpeg
 
 /*
 #cgo LDFLAGS: -ldl
-#include <dlfcn.h>
-#include <stdlib.h>
+#include "../dl/dl.h"
 #include <stddef.h>
 #include <string.h>
 
 typedef struct { unsigned char* channel[4]; size_t pitch[4]; } gi_image;
 
-static void* lib;
 static int (*p_create_ex)(int, void*, void*, unsigned int, void**);
 static int (*p_destroy)(void*);
 static int (*p_state_create)(void*, void**);
@@ -40,37 +38,27 @@ static int (*p_property)(int, int*);
 static int (*p_batched_init)(void*, void*, int, int, int);
 static int (*p_batched)(void*, void*, const unsigned char* const*, const size_t*, gi_image*, void*);
 
-// gi_nvjpeg_open loads the first of names (a NUL-separated list ending in an empty
-// name) that dlopen finds and resolves the calls; it returns the name loaded or NULL.
-static const char* gi_nvjpeg_open(const char* names) {
-	for (const char* n = names; *n; n += strlen(n) + 1) {
-		void* h = dlopen(n, RTLD_NOW | RTLD_LOCAL);
-		if (!h) continue;
-#define SYM(p, s) if (!(*(void**)&p = dlsym(h, s))) { dlclose(h); continue; }
-		SYM(p_create_ex, "nvjpegCreateEx")
-		SYM(p_destroy, "nvjpegDestroy")
-		SYM(p_state_create, "nvjpegJpegStateCreate")
-		SYM(p_state_destroy, "nvjpegJpegStateDestroy")
-		SYM(p_info, "nvjpegGetImageInfo")
-		SYM(p_decode, "nvjpegDecode")
-		SYM(p_enc_state_create, "nvjpegEncoderStateCreate")
-		SYM(p_enc_state_destroy, "nvjpegEncoderStateDestroy")
-		SYM(p_params_create, "nvjpegEncoderParamsCreate")
-		SYM(p_params_destroy, "nvjpegEncoderParamsDestroy")
-		SYM(p_params_quality, "nvjpegEncoderParamsSetQuality")
-		SYM(p_params_sampling, "nvjpegEncoderParamsSetSamplingFactors")
-		SYM(p_encode_image, "nvjpegEncodeImage")
-		SYM(p_encode_yuv, "nvjpegEncodeYUV")
-		SYM(p_retrieve, "nvjpegEncodeRetrieveBitstream")
-		SYM(p_property, "nvjpegGetProperty")
-		SYM(p_batched_init, "nvjpegDecodeBatchedInitialize")
-		SYM(p_batched, "nvjpegDecodeBatched")
-#undef SYM
-		lib = h;
-		return n;
-	}
-	return NULL;
-}
+// The calls gpuimg makes: (function pointer, symbol) pairs for GI_DL_OPENER.
+#define NVJPEG_SYMS(X) \
+	X(p_create_ex, "nvjpegCreateEx") \
+	X(p_destroy, "nvjpegDestroy") \
+	X(p_state_create, "nvjpegJpegStateCreate") \
+	X(p_state_destroy, "nvjpegJpegStateDestroy") \
+	X(p_info, "nvjpegGetImageInfo") \
+	X(p_decode, "nvjpegDecode") \
+	X(p_enc_state_create, "nvjpegEncoderStateCreate") \
+	X(p_enc_state_destroy, "nvjpegEncoderStateDestroy") \
+	X(p_params_create, "nvjpegEncoderParamsCreate") \
+	X(p_params_destroy, "nvjpegEncoderParamsDestroy") \
+	X(p_params_quality, "nvjpegEncoderParamsSetQuality") \
+	X(p_params_sampling, "nvjpegEncoderParamsSetSamplingFactors") \
+	X(p_encode_image, "nvjpegEncodeImage") \
+	X(p_encode_yuv, "nvjpegEncodeYUV") \
+	X(p_retrieve, "nvjpegEncodeRetrieveBitstream") \
+	X(p_property, "nvjpegGetProperty") \
+	X(p_batched_init, "nvjpegDecodeBatchedInitialize") \
+	X(p_batched, "nvjpegDecodeBatched")
+GI_DL_OPENER(gi_nvjpeg_open, NVJPEG_SYMS)
 
 static int gi_nvjpeg_version(int* major, int* minor, int* patch) {
 	int r = p_property(0, major);
@@ -164,9 +152,10 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/gpuimg/gpuimg/internal/dl"
 )
 
 // Names are the libraries tried, newest first.
@@ -182,14 +171,11 @@ var (
 // Load opens nvJPEG once and returns the library's file name and version.
 func Load() (name, ver string, err error) {
 	loadOnce.Do(func() {
-		list := C.CString(strings.Join(Names, "\x00") + "\x00")
-		defer C.free(unsafe.Pointer(list))
-		n := C.gi_nvjpeg_open(list)
-		if n == nil {
-			loadErr = fmt.Errorf("nvJPEG not found: none of %s could be loaded (install the CUDA toolkit's nvJPEG)", strings.Join(Names, ", "))
+		if loaded, loadErr = dl.Open("nvJPEG", "install the CUDA toolkit's nvJPEG", Names, func(l unsafe.Pointer) unsafe.Pointer {
+			return unsafe.Pointer(C.gi_nvjpeg_open((*C.char)(l)))
+		}); loadErr != nil {
 			return
 		}
-		loaded = C.GoString(n)
 		var a, b, c C.int
 		if r := C.gi_nvjpeg_version(&a, &b, &c); r != 0 {
 			loadErr = statusError("nvjpegGetProperty", r)
