@@ -21,17 +21,18 @@ func cudaConvert(str core.Stream, sp spec, d, s *core.State, param int) error {
 		if err != nil {
 			return err
 		}
-		return launch(str, name, px, s, d, sp.bidx, tab)
+		return launch(str, name, px, s, d, cvtArgs{bidx: sp.bidx, tab: tab})
 	}
 	if sp.fam == "lab" && s.Depth == core.Depth8U { // OpenCV's fixed point (lab8.go)
 		tab, err := core.Resident(s.Dev, "colorconv.lab8", func() []byte { return lab8Table().bytes() })
 		if err != nil {
 			return err
 		}
-		rest := func(s, d *core.State) error { return launch(str, name, px, s, d, sp.bidx, tab, param) }
+		a := cvtArgs{bidx: sp.bidx, param: param, tab: tab}
+		rest := func(s, d *core.State) error { return launch(str, name, px, s, d, a) }
 		if useSharedTables && core.MaxSharedOptin(s.Dev) >= labRepBytes+labRepStage {
 			// Copies of the tables across the banks: one block per SM, runs of 8 pixels.
-			return launchRuns(str, fmt.Sprintf("gi_cvt_labr_8u_%d3", s.Chans), labRepRun, labRepThreads, labRepBytes, s, d, rest, sp.bidx, tab, param)
+			return launchRuns(str, fmt.Sprintf("gi_cvt_labr_8u_%d3", s.Chans), labRepRun, labRepThreads, labRepBytes, s, d, rest, a)
 		}
 		return rest(s, d)
 	}
@@ -40,14 +41,15 @@ func cudaConvert(str core.Stream, sp spec, d, s *core.State, param int) error {
 		if err != nil {
 			return err
 		}
-		rest := func(s, d *core.State) error { return launch(str, name, px, s, d, sp.bidx, tab, param) }
+		a := cvtArgs{bidx: sp.bidx, param: param, tab: tab}
+		rest := func(s, d *core.State) error { return launch(str, name, px, s, d, a) }
 		if sp.fam == "lab" && param == 1 && useSharedTables && core.MaxSharedOptin(s.Dev) >= labGridBytes {
 			// The grid in shared memory: one block per SM, runs of 4 pixels.
-			return launchRuns(str, fmt.Sprintf("gi_cvt_labs_32f_%d3", s.Chans), labGridRun, labGridThreads, labGridBytes, s, d, rest, sp.bidx, tab)
+			return launchRuns(str, fmt.Sprintf("gi_cvt_labs_32f_%d3", s.Chans), labGridRun, labGridThreads, labGridBytes, s, d, rest, a)
 		}
 		return rest(s, d)
 	}
-	return launch(str, name, px, s, d, sp.bidx, param)
+	return launch(str, name, px, s, d, cvtArgs{bidx: sp.bidx, param: param})
 }
 
 // transformCUDA applies the 4x5 matrix m (row-major, the offsets last) to s into d.
@@ -55,7 +57,7 @@ func transformCUDA(str core.Stream, d, s *core.State, m *[20]float32) error {
 	host := unsafe.Slice((*byte)(unsafe.Pointer(&m[0])), len(m)*4)
 	return core.WithUpload(s.Dev, str, host, func(mp uintptr) error {
 		name := fmt.Sprintf("gi_xform_%s_%d%d", core.KernelSuffix(s.Depth), s.Chans, d.Chans)
-		return launch(str, name, 16/s.Depth.Size(), s, d, mp)
+		return launch(str, name, 16/s.Depth.Size(), s, d, cvtArgs{tab: mp})
 	})
 }
 
@@ -65,37 +67,22 @@ func transformCUDA(str core.Stream, d, s *core.State, m *[20]float32) error {
 // kernels that devices with less use (export_test.go).
 var useSharedTables = true
 
-// labRepBytes is gi_cvt_labr_8u's dynamic shared memory (kLabRepGammaBytes and the
-// cube root's in kernels/color.cu); labRepStage is its static shared memory.
-const (
-	labRepBytes = 256*256 + 2048*64
-	labRepStage = (256 + 2048) * 2
-)
-
-// The block sizes and pixels per run (kRun) of the kernels built on runs_body
-// (their launch bounds and functors in kernels/color.cu).
-const (
-	labRepThreads  = 1024
-	labRepRun      = 8
-	labGridThreads = 768
-	labGridRun     = 4
-)
-
 // launchRuns runs a kernel built on runs_body over the columns of s and d that
 // make whole runs of run pixels: one block of threads per SM (fewer for small
 // images), with shmem bytes of tables. rest converts the columns left, or the
 // whole image where the rows are not 16-byte aligned (the kernel moves runs as
 // whole words).
 func launchRuns(str core.Stream, name string, run, threads, shmem int, s, d *core.State,
-	rest func(s, d *core.State) error, extra ...any) error {
+	rest func(s, d *core.State) error, a cvtArgs) error {
 	cols := s.Cols / run * run
 	if cols == 0 || vecWidth(s, d) < 16 {
 		return rest(s, d)
 	}
 	runs := s.Rows * (cols / run)
 	grid := [3]int{max(1, min(core.MultiProcessors(s.Dev), (runs+threads-1)/threads)), 1, 1}
-	args := append([]any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, cols}, extra...)
-	if err := s.Dev.Launch(str, name, grid, [3]int{threads, 1, 1}, shmem, args...); err != nil || cols == s.Cols {
+	p := a.params(s, d)
+	p.Cols = int32(cols)
+	if err := s.Dev.Launch(str, name, grid, [3]int{threads, 1, 1}, shmem, core.Struct(p)); err != nil || cols == s.Cols {
 		return err
 	}
 	return rest(rightOf(s, cols), rightOf(d, cols))
@@ -134,7 +121,6 @@ func pixelsPerThread(fam family, d core.Depth) int {
 }
 
 // launch runs a colour kernel with px pixels per thread, 128 threads per block.
-func launch(str core.Stream, name string, px int, s, d *core.State, extra ...any) error {
-	args := append([]any{s.Ptr(), s.Pitch, d.Ptr(), d.Pitch, s.Rows, s.Cols, vecWidth(s, d)}, extra...)
-	return s.Dev.Launch(str, name, core.Grid((s.Cols+px-1)/px, s.Rows, 128), [3]int{128, 1, 1}, 0, args...)
+func launch(str core.Stream, name string, px int, s, d *core.State, a cvtArgs) error {
+	return s.Dev.Launch(str, name, core.Grid((s.Cols+px-1)/px, s.Rows, 128), [3]int{128, 1, 1}, 0, core.Struct(a.params(s, d)))
 }

@@ -12,9 +12,6 @@ import (
 	"github.com/gpuimg/gpuimg/internal/cufft"
 )
 
-// tapsChunk is the number of taps gi_fft_taps takes by value.
-const tapsChunk = 960
-
 // planKey identifies a cuFFT plan: transform, sizes, layouts and stream.
 type planKey struct {
 	dev     *cuda.Backend
@@ -235,9 +232,26 @@ func (f *fft) done() {
 	}
 }
 
-func (f *fft) launch(name string, cols, rows int, args ...any) error {
-	return f.dev.Launch(f.str, name, core.Grid(cols, rows, 256), [3]int{256, 1, 1}, 0, args...)
+// launch runs a frequency-domain kernel over cols x rows elements, its parameter
+// struct p (fftfilter/params.go) passed by value.
+func (f *fft) launch(name string, cols, rows int, p core.Params) error {
+	return launchFFT(f.dev, f.str, name, cols, rows, p)
 }
+
+func launchFFT(dev core.Backend, str core.Stream, name string, cols, rows int, p core.Params) error {
+	return dev.Launch(str, name, core.Grid(cols, rows, fftThreads), [3]int{fftThreads, 1, 1}, 0, p)
+}
+
+// flag is 1 for true, as the kernels' int flags.
+func flag(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fs is the side as the kernels' FftSide.
+func (s side) fs() fftSide { return fftSide{P: s.ptr, Line: int32(s.line), Step: int32(s.step)} }
 
 // copyElems copies n-byte elements (lines x count of them) between sides, for the
 // length-1 transforms cuFFT is not asked to do.
@@ -334,21 +348,22 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 			return err
 		}
 		if !g.twoD {
-			err = f.launch("gi_fft_ccs_fix1d", g.lines, 1, dst.ptr, dst.line, g.lines)
+			err = f.launch("gi_fft_ccs_fix1d", g.lines, 1, core.Struct(&fftCcsParams{Dst: dst.ptr, Pitch: int32(dst.line), Lines: int32(g.lines)}))
 		} else {
 			var tmp uintptr
 			if tmp, err = f.alloc(8 * 2 * (g.lines/2 + 1)); err != nil {
 				return err
 			}
-			err = f.launch("gi_fft_ccs_save", g.lines/2+1, 1, dst.ptr, dst.line, g.lines, g.n, tmp)
+			p := core.Struct(&fftCcsParams{Dst: dst.ptr, Pitch: int32(dst.line), Lines: int32(g.lines), N: int32(g.n), Tmp: tmp})
+			err = f.launch("gi_fft_ccs_save", g.lines/2+1, 1, p)
 			if err == nil {
-				err = f.launch("gi_fft_ccs_fill", g.lines, 1, dst.ptr, dst.line, g.lines, g.n, tmp)
+				err = f.launch("gi_fft_ccs_fill", g.lines, 1, p)
 			}
 		}
 		if err != nil || j.scale == 1 {
 			return err
 		}
-		return f.launch("gi_fft_scale_real", g.n, g.lines, dst.ptr, dst.line, g.lines, g.n, j.scale)
+		return f.launch("gi_fft_scale_real", g.n, g.lines, core.Struct(&fftScaleParams{P: dst.fs(), Lines: int32(g.lines), N: int32(g.n), Scale: float32(j.scale)}))
 	case !j.cin && !j.inverse && j.cout && j.scale == 1 && g.n > 1:
 		// cuFFT writes the half spectrum into the left of dst; the right half is its
 		// mirror image.
@@ -360,7 +375,7 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		if err := f.rfftTo(g, src, dst); err != nil {
 			return err
 		}
-		return f.launch("gi_fft_mirror", g.n-g.half(), g.lines, dst.ptr, dst.line, dst.step, g.lines, g.n, core.Flag(g.twoD))
+		return f.launch("gi_fft_mirror", g.n-g.half(), g.lines, core.Struct(&fftMirrorParams{D: dst.fs(), Lines: int32(g.lines), N: int32(g.n), TwoD: flag(g.twoD)}))
 	case !j.cin && !j.inverse:
 		h, err := f.alloc(8 * g.lines * g.half())
 		if err != nil {
@@ -374,10 +389,11 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		if err := f.rfft(g, src, h); err != nil {
 			return err
 		}
+		p := core.Struct(&fftPackParams{H: h, Lines: int32(g.lines), N: int32(g.n), TwoD: flag(g.twoD), Dst: dst.fs(), Scale: float32(j.scale)})
 		if j.cout {
-			return f.launch("gi_fft_pack_full", g.n, g.lines, h, g.lines, g.n, core.Flag(g.twoD), dst.ptr, dst.line, dst.step, j.scale)
+			return f.launch("gi_fft_pack_full", g.n, g.lines, p)
 		}
-		return f.launch("gi_fft_pack_ccs", g.half(), g.lines, h, g.lines, g.n, core.Flag(g.twoD), dst.ptr, dst.line, dst.step, j.scale)
+		return f.launch("gi_fft_pack_ccs", g.half(), g.lines, p)
 	case j.cin && j.cout:
 		dir := cufft.Forward
 		if j.inverse {
@@ -389,14 +405,15 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		if j.scale == 1 {
 			return nil
 		}
-		return f.launch("gi_fft_scale", g.n, g.lines, dst.ptr, dst.line, dst.step, g.lines, g.n, j.scale)
+		return f.launch("gi_fft_scale", g.n, g.lines, core.Struct(&fftScaleParams{P: dst.fs(), Lines: int32(g.lines), N: int32(g.n), Scale: float32(j.scale)}))
 	}
 	// Inverse to a real image, from CCS or from a whole spectrum.
 	h, err := f.alloc(8 * g.lines * g.half())
 	if err != nil {
 		return err
 	}
-	if err := f.launch("gi_fft_unpack", g.half(), g.lines, src.ptr, src.line, src.step, g.lines, g.n, core.Flag(g.twoD), core.Flag(!j.cin), h, j.scale); err != nil {
+	if err := f.launch("gi_fft_unpack", g.half(), g.lines, core.Struct(&fftUnpackParams{Src: src.fs(), Lines: int32(g.lines), N: int32(g.n),
+		TwoD: flag(g.twoD), Ccs: flag(!j.cin), H: h, Scale: float32(j.scale)})); err != nil {
 		return err
 	}
 	out := dst
@@ -411,7 +428,7 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		return err
 	}
 	if out != dst {
-		return f.launch("gi_fft_copy", g.n, g.lines, out.ptr, out.line, out.step, dst.ptr, dst.line, dst.step, g.lines, g.n)
+		return f.copy(g, out, dst)
 	}
 	return nil
 }
@@ -423,38 +440,42 @@ func (f *fft) stage(g geom, s side, esz int) (side, error) {
 		return side{}, err
 	}
 	t := side{ptr: p, line: esz * g.n, step: esz}
-	return t, f.launch("gi_fft_copy", g.n, g.lines, s.ptr, s.line, s.step, t.ptr, t.line, t.step, g.lines, g.n)
+	return t, f.copy(g, s, t)
+}
+
+// copy copies the float elements of s to d.
+func (f *fft) copy(g geom, s, d side) error {
+	return f.launch("gi_fft_copy", g.n, g.lines, core.Struct(&fftCopyParams{S: s.fs(), D: d.fs(), Lines: int32(g.lines), N: int32(g.n)}))
 }
 
 func cudaMul(str core.Stream, j *mulJob) error {
 	g := j.g
 	a, b, d := sideOf(g, j.a), sideOf(g, j.b), sideOf(g, j.dst)
-	return j.a.Dev.Launch(str, "gi_fft_mul", core.Grid(g.n, g.lines, 256), [3]int{256, 1, 1}, 0,
-		a.ptr, a.line, a.step, b.ptr, b.line, b.step, d.ptr, d.line, d.step, g.lines, g.n,
-		core.Flag(g.twoD), core.Flag(j.cplx), core.Flag(j.conj), float32(1))
+	return launchFFT(j.a.Dev, str, "gi_fft_mul", g.n, g.lines, core.Struct(&fftMulParams{A: a.fs(), B: b.fs(), D: d.fs(),
+		Lines: int32(g.lines), N: int32(g.n), TwoD: flag(g.twoD), Cplx: flag(j.cplx), Conj: flag(j.conj), Scale: 1}))
 }
 
 func cudaPolar(str core.Stream, d, x, y *core.State, mode int) error {
 	n := d.Cols * d.Chans
-	return d.Dev.Launch(str, "gi_fft_polar", core.Grid(n, d.Rows, 256), [3]int{256, 1, 1}, 0,
-		x.Ptr(), x.Pitch, y.Ptr(), y.Pitch, d.Ptr(), d.Pitch, d.Rows, n, mode)
+	return launchFFT(d.Dev, str, "gi_fft_polar", n, d.Rows, core.Struct(&fftPolarParams{X: x.Ptr(), Xp: int32(x.Pitch),
+		Y: y.Ptr(), Yp: int32(y.Pitch), D: d.Ptr(), Dp: int32(d.Pitch), Lines: int32(d.Rows), N: int32(n), Mode: int32(mode)}))
 }
 
-// filterParams packs a Filter for gi_fft_mask: kind, shape, order, notch count,
-// then cutoff, width, 1/cutoff² and each notch's (u, v, radius, 1/radius²).
-func filterParams(fl *Filter) (ints [4]int, vals []float64) {
+// filterParams fills gi_fft_mask's filter fields from a Filter: kind, shape, order,
+// notch count, then cutoff, width, 1/cutoff² and each notch's (u, v, radius,
+// 1/radius²).
+func filterParams(fl *Filter, p *fftMaskParams) {
 	inv := func(r float64) float64 {
 		if r == 0 {
 			return 0
 		}
 		return 1 / (r * r)
 	}
-	vals = make([]float64, 4+4*MaxNotches)
-	vals[0], vals[1], vals[2] = fl.Cutoff, fl.Width, inv(fl.Cutoff)
+	p.Kind, p.Shape, p.Order, p.Nnotch = int32(fl.Kind), int32(fl.Shape), int32(fl.Order), int32(len(fl.Notches))
+	p.V[0], p.V[1], p.V[2] = fl.Cutoff, fl.Width, inv(fl.Cutoff)
 	for i, n := range fl.Notches {
-		copy(vals[4+4*i:], []float64{n.U, n.V, n.Radius, inv(n.Radius)})
+		copy(p.V[4+4*i:], []float64{n.U, n.V, n.Radius, inv(n.Radius)})
 	}
-	return [4]int{int(fl.Kind), int(fl.Shape), fl.Order, len(fl.Notches)}, vals
 }
 
 // planeSide is a packed P x Q float plane in the job's transform geometry.
@@ -469,8 +490,10 @@ func (j *filterJob) planeSide(p uintptr) side {
 func (j *filterJob) load(f *fft, plane uintptr, c int) error {
 	s := j.src
 	wr, wc, ox, oy := s.BorderGeometry(j.isolated)
-	return f.launch("gi_fft_load", j.q, j.p, s.Ptr(), s.Pitch, int(s.Depth), s.Chans, c, wr, wc, ox, oy,
-		j.border, j.value[c], j.ax, j.ay, j.fillRows, j.fillCols, plane, j.p, j.q)
+	return f.launch("gi_fft_load", j.q, j.p, core.Struct(&fftLoadParams{Src: s.Ptr(), Sp: int32(s.Pitch), Depth: int32(s.Depth),
+		Cn: int32(s.Chans), C: int32(c), Wrows: int32(wr), Wcols: int32(wc), Ox: int32(ox), Oy: int32(oy), Border: int32(j.border),
+		Bval: j.value[c], Ax: int32(j.ax), Ay: int32(j.ay), FillRows: int32(j.fillRows), FillCols: int32(j.fillCols),
+		Plane: plane, P: int32(j.p), Q: int32(j.q)}))
 }
 
 func cudaFilter(str core.Stream, j *filterJob) error {
@@ -509,9 +532,10 @@ func cudaFilter(str core.Stream, j *filterJob) error {
 			}
 		}
 		for first := 0; first < len(flat); first += tapsChunk {
-			chunk := make([]float32, tapsChunk)
-			n := copy(chunk, flat[first:])
-			if err := f.launch("gi_fft_taps", n, 1, plane, j.q, kw, first, n, chunk); err != nil {
+			p := &fftTapsParams{Plane: plane, Q: int32(j.q), Kw: int32(kw), First: int32(first)}
+			n := copy(p.V[:], flat[first:])
+			p.Count = int32(n)
+			if err := f.launch("gi_fft_taps", n, 1, core.Struct(p)); err != nil {
 				return err
 			}
 		}
@@ -525,10 +549,12 @@ func cudaFilter(str core.Stream, j *filterJob) error {
 		sd := sideOf(g, st)
 		return sd, same && st.Depth == core.Depth32F && st.Chans == 1 && sd.aligned(4)
 	}
-	ints, vals := filterParams(&Filter{})
+	mask := &fftMaskParams{H: h, Lines: int32(g.lines), N: int32(g.n), Trans: flag(g.trans), P: int32(j.p)}
 	if j.f != nil {
-		ints, vals = filterParams(j.f)
+		filterParams(j.f, mask)
 	}
+	mask.Sx, mask.Sy = j.freqScale()
+	mask.Scale = j.scale()
 	for c := 0; c < s.Chans; c++ {
 		in, ok := direct(s)
 		if !ok {
@@ -543,15 +569,15 @@ func cudaFilter(str core.Stream, j *filterJob) error {
 		switch {
 		case j.kernel != nil:
 			hs := side{ptr: h, line: 8 * g.half(), step: 8}
-			err = f.launch("gi_fft_mul", g.half(), g.lines, hs.ptr, hs.line, hs.step, kh, hs.line, hs.step, hs.ptr, hs.line, hs.step,
-				g.lines, g.half(), 0, 1, 1, float32(j.scale()))
+			ks := side{ptr: kh, line: hs.line, step: hs.step}
+			err = f.launch("gi_fft_mul", g.half(), g.lines, core.Struct(&fftMulParams{A: hs.fs(), B: ks.fs(), D: hs.fs(),
+				Lines: int32(g.lines), N: int32(g.half()), Cplx: 1, Conj: 1, Scale: float32(j.scale())}))
 		case j.mask != nil:
 			m := sideOf(g, j.mask)
-			err = f.launch("gi_fft_mulmask", g.half(), g.lines, h, g.lines, g.n, m.ptr, m.line, m.step, float32(j.scale()))
+			err = f.launch("gi_fft_mulmask", g.half(), g.lines, core.Struct(&fftMulMaskParams{H: h, Lines: int32(g.lines), N: int32(g.n),
+				M: m.fs(), Scale: float32(j.scale())}))
 		default:
-			sx, sy := j.freqScale()
-			err = f.launch("gi_fft_mask", g.half(), g.lines, h, g.lines, g.n, core.Flag(g.trans), j.p,
-				ints[0], ints[1], ints[2], ints[3], sx, sy, j.scale(), vals)
+			err = f.launch("gi_fft_mask", g.half(), g.lines, core.Struct(mask))
 		}
 		if err != nil {
 			return err
@@ -565,7 +591,9 @@ func cudaFilter(str core.Stream, j *filterJob) error {
 			return err
 		}
 		if !ok {
-			err := f.launch("gi_fft_store", d.Cols, d.Rows, plane, j.q, d.Ptr(), d.Pitch, int(d.Depth), d.Chans, c, d.Rows, d.Cols, float32(j.delta))
+			err := f.launch("gi_fft_store", d.Cols, d.Rows, core.Struct(&fftStoreParams{Plane: plane, Q: int32(j.q), Dst: d.Ptr(),
+				Dp: int32(d.Pitch), Depth: int32(d.Depth), Cn: int32(d.Chans), C: int32(c), Rows: int32(d.Rows), Cols: int32(d.Cols),
+				Delta: float32(j.delta)}))
 			if err != nil {
 				return err
 			}
@@ -604,11 +632,12 @@ func cudaSpectrum(str core.Stream, j *filterJob) error {
 	if err := f.dev.Memset2D(mb, 4, 4, 4, 1, 0, str); err != nil {
 		return err
 	}
-	if err := f.launch("gi_fft_logmag", g.n, g.lines, h, g.lines, g.n, core.Flag(g.twoD), plane, mm); err != nil {
+	if err := f.launch("gi_fft_logmag", g.n, g.lines, core.Struct(&fftLogMagParams{H: h, Lines: int32(g.lines), N: int32(g.n),
+		TwoD: flag(g.twoD), Out: plane, Mm: mm})); err != nil {
 		return err
 	}
 	d := sideOf(g, j.dst)
-	return f.launch("gi_fft_norm8u", g.n, g.lines, plane, g.lines, g.n, mm, d.ptr, d.line, d.step)
+	return f.launch("gi_fft_norm8u", g.n, g.lines, core.Struct(&fftNormParams{In: plane, Lines: int32(g.lines), N: int32(g.n), Mm: mm, Dst: d.fs()}))
 }
 
 // CUFFTVersion loads cuFFT (as the first transform on a CUDA device does) and

@@ -6,6 +6,7 @@
 // Kernel names: gi_cvt_<family>_<depth>_<scn><dcn>. Parameters: src, src pitch,
 // dst, dst pitch, rows, cols, vec (16, 4 or 1: the alignment of row starts and
 // pitches in bytes), bidx (0 for BGR order, 2 for RGB), param (family specific).
+#include "color_params.h"
 #include "common.cuh"
 
 #define CV_DESCALE(x, n) (((x) + (1 << ((n)-1))) >> (n))
@@ -686,7 +687,7 @@ struct RGB2Lab8 {
 // on the columns left of a row. 4K on the H100: 22.8 against RGB2Lab8's 29.9 us
 // (a copy of both tables per lane, 160 KB but four instructions per cube-root
 // address, measured 29.8).
-constexpr int kLabRepGammaBytes = 256 * 256;  // then 2048 * 64 of cube root: 192 KB in all
+constexpr int kLabRepGammaBytes = GI_LABREP_GAMMA_BYTES;  // then 2048 * 64 of cube root: 192 KB in all
 // (Running the sums as float multiply-adds, exact below 2^24, measured slower: 25.5
 // against 24.4 us at 4K.)
 struct LabRep {
@@ -714,14 +715,14 @@ __device__ __forceinline__ unsigned pack_sat_u8(int a, int b, unsigned c) {
 // (16 needed 80 registers, so 768 threads: 28.0 against 24.5 us at 4K).
 template <int SCN>
 struct LabRepRun {
-  enum { kRun = 8, kPrefetch = 1 };
+  enum { kRun = GI_LABREP_RUN, kPrefetch = 1 };
   const unsigned* tab;  // lab8Tab: gamma[256], then cbrt[2048]
   int bidx, srgb;
   __device__ void setup(uint4* sm) const {
     // The tables come into shared memory once (a load per entry from global
     // memory, one after another, took microseconds), then are copied out.
-    __shared__ uint4 stage[(256 + 2048) * 2 / 16];
-    copy_to_shared(stage, reinterpret_cast<const uint4*>(tab), (256 + 2048) * 2 / 16);
+    __shared__ uint4 stage[GI_LABREP_STAGE / 16];
+    copy_to_shared(stage, reinterpret_cast<const uint4*>(tab), GI_LABREP_STAGE / 16);
     __syncthreads();
     const u16* g16 = reinterpret_cast<const u16*>(stage);
     // Gamma: 8 uint4 (32 copies) at the start of each value's 256 bytes.
@@ -823,7 +824,7 @@ struct Lab32Tab {
   float4 cbrt[1024];                                   // spline pieces: c0, c1, c2, c3
   float4 gamma[1024];
   uint4 lut[33 * 33 * 33 * 3];  // per cell (blue fastest): L of its 8 corners as int16, then a, then b
-  uint4 grid[215632 / 16];       // per grid point (blue fastest): L, a, b as int16; 10 bytes of padding
+  uint4 grid[GI_LABGRID_BYTES / 16];  // per grid point (blue fastest): L, a, b as int16; 10 bytes of padding
 };
 __device__ __forceinline__ float clamp01(float v) { return fminf(fmaxf(v, 0.f), 1.f); }
 __device__ __forceinline__ float spline_at(float x, const float4* tab) {
@@ -896,7 +897,7 @@ struct RGB2Lab32 {
 // quarter of the runs to the per-cell table in global memory instead, to spread
 // the load, measured 117.9. It needs sm_90 shared memory, and the host uses
 // RGB2Lab32 where the device has less.
-constexpr int kLabGridBytes = 215632;
+constexpr int kLabGridBytes = GI_LABGRID_BYTES;
 __device__ __forceinline__ void labs_pixel(const unsigned* g, float b, float gr, float r, float* d) {
   const int cx = __float2int_rn(clamp01(b) * 16384.f), cy = __float2int_rn(clamp01(gr) * 16384.f),
             cz = __float2int_rn(clamp01(r) * 16384.f);
@@ -928,7 +929,7 @@ __device__ __forceinline__ void labs_pixel(const unsigned* g, float b, float gr,
 // The functor for runs_body: 4 pixels a run.
 template <int SCN>
 struct LabGridRun {
-  enum { kRun = 4 };
+  enum { kRun = GI_LABGRID_RUN };
   const Lab32Tab* tab;
   int bidx;
   __device__ void setup(uint4* sm) const { copy_to_shared(sm, tab->grid, kLabGridBytes / 16); }
@@ -1089,12 +1090,12 @@ struct Xform {
   }
 };
 
-#define CVT_KERNEL(NAME, DN, T, SCN, DCN, FUNCTOR, INIT)                                       \
-  extern "C" __global__ void __launch_bounds__(128)                                            \
-      gi_cvt_##NAME##_##DN##_##SCN##DCN(const void* src, int sp, void* dst, int dp, int rows, \
-                                        int cols, int vec, int bidx, int param) {              \
-    FUNCTOR f = INIT;                                                                          \
-    cvt_body<T, SCN, DCN>(src, sp, dst, dp, rows, cols, vec, f);                               \
+#define CVT_KERNEL(NAME, DN, T, SCN, DCN, FUNCTOR, INIT)                                         \
+  extern "C" __global__ void __launch_bounds__(128) gi_cvt_##NAME##_##DN##_##SCN##DCN(const CvtParams p) { \
+    const int bidx = p.bidx, param = p.param;                                                    \
+    (void)bidx, (void)param; /* not every functor takes both */                                  \
+    FUNCTOR f = INIT;                                                                            \
+    cvt_body<T, SCN, DCN>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols, p.vec, f);                   \
   }
 #define FWD(NAME, DN, T, F, DCN)                                   \
   CVT_KERNEL(NAME, DN, T, 3, DCN, F<T COMMA 3>, (F<T COMMA 3>{bidx, param})) \
@@ -1133,63 +1134,56 @@ FWD(luv, 8u, u8, RGB2Luv, 3)
 INV(fromlab, 32f, f32, Lab2RGB)
 INV(fromluv, 32f, f32, Luv2RGB)
 
-// 32F Lab and Luv: the table address follows bidx, param (srgb) follows it.
-#define LAB32(NAME, F, SCN)                                                                    \
-  extern "C" __global__ void __launch_bounds__(128)                                            \
-      gi_cvt_##NAME##_32f_##SCN##3(const void* src, int sp, void* dst, int dp, int rows, int cols, \
-                                   int vec, int bidx, const Lab32Tab* tab, int srgb) {         \
-    cvt_body<f32, SCN, 3>(src, sp, dst, dp, rows, cols, vec, F<SCN>{tab, bidx, srgb});        \
+// 32F Lab and Luv: tab is the Lab32Tab, param the sRGB flag.
+#define LAB32(NAME, F, SCN)                                                                           \
+  extern "C" __global__ void __launch_bounds__(128) gi_cvt_##NAME##_32f_##SCN##3(const CvtParams p) { \
+    cvt_body<f32, SCN, 3>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols, p.vec,                           \
+                          F<SCN>{static_cast<const Lab32Tab*>(p.tab), p.bidx, p.param});             \
   }
 LAB32(lab, RGB2Lab32, 3)
 LAB32(lab, RGB2Lab32, 4)
 LAB32(luv, RGB2Luv32, 3)
-#define LABS(SCN)                                                                                     \
-  extern "C" __global__ void __launch_bounds__(768, 1)                                                \
-      gi_cvt_labs_32f_##SCN##3(const void* src, int sp, void* dst, int dp, int rows, int cols, int bidx, \
-                               const Lab32Tab* tab) {                                                 \
-    runs_body<f32, SCN, 3>(src, sp, dst, dp, rows, cols, LabGridRun<SCN>{tab, bidx});                 \
+#define LABS(SCN)                                                                                   \
+  extern "C" __global__ void __launch_bounds__(GI_LABGRID_THREADS, 1) gi_cvt_labs_32f_##SCN##3(const CvtParams p) { \
+    runs_body<f32, SCN, 3>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols,                               \
+                           LabGridRun<SCN>{static_cast<const Lab32Tab*>(p.tab), p.bidx});          \
   }
 LABS(3)
 LABS(4)
 LAB32(luv, RGB2Luv32, 4)
 
-// 8U RGB to Lab: the table address follows bidx, srgb follows it.
-#define LAB8(SCN)                                                                           \
-  extern "C" __global__ void __launch_bounds__(128)                                         \
-      gi_cvt_lab_8u_##SCN##3(const void* src, int sp, void* dst, int dp, int rows, int cols, \
-                             int vec, int bidx, const uint4* tab, int srgb) {               \
-    cvt_body<u8, SCN, 3>(src, sp, dst, dp, rows, cols, vec, RGB2Lab8<SCN>{tab, bidx, srgb}); \
+// 8U RGB to Lab: tab is lab8Tab, param the sRGB flag.
+#define LAB8(SCN)                                                                                  \
+  extern "C" __global__ void __launch_bounds__(128) gi_cvt_lab_8u_##SCN##3(const CvtParams p) {    \
+    cvt_body<u8, SCN, 3>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols, p.vec,                          \
+                         RGB2Lab8<SCN>{static_cast<const uint4*>(p.tab), p.bidx, p.param});        \
   }
 LAB8(3)
 LAB8(4)
-#define LABR(SCN)                                                                                   \
-  extern "C" __global__ void __launch_bounds__(1024, 1)                                             \
-      gi_cvt_labr_8u_##SCN##3(const void* src, int sp, void* dst, int dp, int rows, int cols, int bidx, \
-                              const unsigned* tab, int srgb) {                                       \
-    runs_body<u8, SCN, 3>(src, sp, dst, dp, rows, cols, LabRepRun<SCN>{tab, bidx, srgb});            \
+#define LABR(SCN)                                                                                 \
+  extern "C" __global__ void __launch_bounds__(GI_LABREP_THREADS, 1) gi_cvt_labr_8u_##SCN##3(const CvtParams p) { \
+    runs_body<u8, SCN, 3>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols,                               \
+                          LabRepRun<SCN>{static_cast<const unsigned*>(p.tab), p.bidx, p.param});  \
   }
 LABR(3)
 LABR(4)
 
-// 8U Lab and Luv to RGB: the table address follows bidx (see Luv2RGB8).
-#define FIXED8(NAME, F, DCN)                                                                \
-  extern "C" __global__ void __launch_bounds__(128)                                         \
-      gi_cvt_##NAME##_8u_3##DCN(const void* src, int sp, void* dst, int dp, int rows, int cols, \
-                                int vec, int bidx, const int* tab) {                        \
-    cvt_body<u8, 3, DCN>(src, sp, dst, dp, rows, cols, vec, F<DCN>{tab, bidx});             \
+// 8U Lab and Luv to RGB: tab is OpenCV's fixed-point table (see Luv2RGB8).
+#define FIXED8(NAME, F, DCN)                                                                        \
+  extern "C" __global__ void __launch_bounds__(128) gi_cvt_##NAME##_8u_3##DCN(const CvtParams p) { \
+    cvt_body<u8, 3, DCN>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols, p.vec,                          \
+                         F<DCN>{static_cast<const int*>(p.tab), p.bidx});                          \
   }
 FIXED8(fromluv, Luv2RGB8, 3)
 FIXED8(fromluv, Luv2RGB8, 4)
 FIXED8(fromlab, Lab2RGB8, 3)
 FIXED8(fromlab, Lab2RGB8, 4)
 
-// Transform: param unused; the matrix address comes as two 32-bit halves (vec, bidx
-// slots keep their meaning; m_lo/m_hi follow).
-#define XFORM(DN, T, SCN, DCN)                                                                   \
-  extern "C" __global__ void __launch_bounds__(128)                                              \
-      gi_xform_##DN##_##SCN##DCN(const void* src, int sp, void* dst, int dp, int rows, int cols, \
-                                 int vec, const float* m) {                                      \
-    cvt_body<T, SCN, DCN>(src, sp, dst, dp, rows, cols, vec, Xform<T, SCN, DCN>{m});            \
+// Transform: tab is the 4x5 matrix (row-major, the offsets last); bidx and param unused.
+#define XFORM(DN, T, SCN, DCN)                                                                    \
+  extern "C" __global__ void __launch_bounds__(128) gi_xform_##DN##_##SCN##DCN(const CvtParams p) { \
+    cvt_body<T, SCN, DCN>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols, p.vec,                          \
+                          Xform<T, SCN, DCN>{static_cast<const float*>(p.tab)});                   \
   }
 #define XFORM_ALL(DN, T)                                                                      \
   XFORM(DN, T, 1, 1) XFORM(DN, T, 1, 3) XFORM(DN, T, 1, 4) XFORM(DN, T, 3, 1) XFORM(DN, T, 3, 3) \

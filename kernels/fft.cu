@@ -10,6 +10,7 @@
 // spectrum is `lines` lines of n/2+1 complex values, packed.
 #include "common.cuh"
 #include "border.cuh"
+#include "fft_params.h"
 
 #define FFT_LOOP(n)                                                  \
   const int k = blockIdx.x * blockDim.x + threadIdx.x;              \
@@ -32,8 +33,11 @@ __device__ __forceinline__ float ccs1d(H h, int j) {
 
 // gi_fft_pack_full writes the whole complex spectrum from a half one (conjugate
 // symmetry fills the rest), times scale; one thread per element.
-extern "C" __global__ void gi_fft_pack_full(const float2* h, int lines, int n, int twoD, char* dst, int dline,
-                                            int dstep, float scale) {
+extern "C" __global__ void gi_fft_pack_full(const FftPackParams p) {
+  const float2* h = static_cast<const float2*>(p.h);
+  const int lines = p.lines, n = p.n, twoD = p.twoD, dline = p.dst.line, dstep = p.dst.step;
+  char* dst = p.dst.p;
+  const float scale = p.scale;
   const int hn = n / 2 + 1;
   FFT_LOOP(n) {
     float2 v;
@@ -53,7 +57,9 @@ extern "C" __global__ void gi_fft_pack_full(const float2* h, int lines, int n, i
 // gi_fft_mirror completes a whole complex spectrum whose columns 0..n/2 hold the
 // half spectrum: element k > n/2 is the conjugate of its mirror image. Reads and
 // writes do not overlap. One thread per element of the right part.
-extern "C" __global__ void gi_fft_mirror(char* d, int line, int step, int lines, int n, int twoD) {
+extern "C" __global__ void gi_fft_mirror(const FftMirrorParams p) {
+  char* d = p.d.p;
+  const int line = p.d.line, step = p.d.step, lines = p.lines, n = p.n, twoD = p.twoD;
   const int hn = n / 2 + 1;
   FFT_LOOP(n - hn) {
     const int kk = hn + k, ml = twoD ? (lines - l) % lines : l;
@@ -68,8 +74,11 @@ extern "C" __global__ void gi_fft_mirror(char* d, int line, int step, int lines,
 // thread per half-spectrum element j, which writes its (Re, Im) pair at 2j-1, 2j;
 // the real-only first (and, for even n, last) elements are packed down their
 // columns in a 2-D transform (ccs1d), else along the line.
-extern "C" __global__ void gi_fft_pack_ccs(const float2* h, int lines, int n, int twoD, char* dst, int dline,
-                                           int dstep, float scale) {
+extern "C" __global__ void gi_fft_pack_ccs(const FftPackParams p) {
+  const float2* h = static_cast<const float2*>(p.h);
+  const int lines = p.lines, n = p.n, twoD = p.twoD, dline = p.dst.line, dstep = p.dst.step;
+  char* dst = p.dst.p;
+  const float scale = p.scale;
   const int hn = n / 2 + 1;
   FFT_LOOP(hn) {
     const bool last = (n & 1) == 0 && k == n / 2;
@@ -92,7 +101,9 @@ extern "C" __global__ void gi_fft_pack_ccs(const float2* h, int lines, int n, in
 // H[l][0] begins at row[-1] and, for even n, H[l][n/2] ends at row[n].
 
 // gi_fft_ccs_fix1d: for 1-D lines only the first value moves (Re H0 to row[0]).
-extern "C" __global__ void gi_fft_ccs_fix1d(char* dst, int pitch, int lines) {
+extern "C" __global__ void gi_fft_ccs_fix1d(const FftCcsParams p) {
+  char* dst = p.dst;
+  const int pitch = p.pitch, lines = p.lines;
   const int l = blockIdx.x * blockDim.x + threadIdx.x;
   if (l >= lines) return;
   float* r = reinterpret_cast<float*>(dst + (size_t)l * pitch);
@@ -101,7 +112,10 @@ extern "C" __global__ void gi_fft_ccs_fix1d(char* dst, int pitch, int lines) {
 
 // gi_fft_ccs_save copies the real-symmetric columns H[i][0] and (even n) H[i][n/2],
 // i <= lines/2, to tmp (lines/2+1 of each), before gi_fft_ccs_fill packs them.
-extern "C" __global__ void gi_fft_ccs_save(const char* dst, int pitch, int lines, int n, float2* tmp) {
+extern "C" __global__ void gi_fft_ccs_save(const FftCcsParams p) {
+  const char* dst = p.dst;
+  const int pitch = p.pitch, lines = p.lines, n = p.n;
+  float2* tmp = static_cast<float2*>(p.tmp);
   const int i = blockIdx.x * blockDim.x + threadIdx.x, m = lines / 2 + 1;
   if (i >= m) return;
   const float* r = reinterpret_cast<const float*>(dst + (size_t)i * pitch);
@@ -111,7 +125,10 @@ extern "C" __global__ void gi_fft_ccs_save(const char* dst, int pitch, int lines
 
 // gi_fft_ccs_fill writes the first (and, for even n, last) column of a 2-D CCS
 // spectrum from the columns gi_fft_ccs_save kept.
-extern "C" __global__ void gi_fft_ccs_fill(char* dst, int pitch, int lines, int n, const float2* tmp) {
+extern "C" __global__ void gi_fft_ccs_fill(const FftCcsParams p) {
+  char* dst = p.dst;
+  const int pitch = p.pitch, lines = p.lines, n = p.n;
+  const float2* tmp = static_cast<const float2*>(p.tmp);
   const int l = blockIdx.x * blockDim.x + threadIdx.x, m = lines / 2 + 1;
   if (l >= lines) return;
   float* r = reinterpret_cast<float*>(dst + (size_t)l * pitch);
@@ -120,7 +137,10 @@ extern "C" __global__ void gi_fft_ccs_fill(char* dst, int pitch, int lines, int 
 }
 
 // gi_fft_scale_real multiplies n floats of each line by scale.
-extern "C" __global__ void gi_fft_scale_real(char* p, int pitch, int lines, int n, float scale) {
+extern "C" __global__ void gi_fft_scale_real(const FftScaleParams q) {
+  char* p = q.p.p;
+  const int pitch = q.p.line, lines = q.lines, n = q.n;
+  const float scale = q.scale;
   FFT_LOOP(n) { row<f32>(p, pitch, l)[k] *= scale; }
 }
 
@@ -134,8 +154,11 @@ __device__ __forceinline__ float2 unpack1(A a, int j, int n) {
 
 // gi_fft_unpack makes the half spectrum (times scale) of a CCS image (ccs = 1) or of
 // a whole complex spectrum (ccs = 0), for an inverse transform to a real image.
-extern "C" __global__ void gi_fft_unpack(const char* src, int sline, int sstep, int lines, int n, int twoD,
-                                         int ccs, float2* h, float scale) {
+extern "C" __global__ void gi_fft_unpack(const FftUnpackParams p) {
+  const char* src = p.src.p;
+  const int sline = p.src.line, sstep = p.src.step, lines = p.lines, n = p.n, twoD = p.twoD, ccs = p.ccs;
+  float2* h = static_cast<float2*>(p.h);
+  const float scale = p.scale;
   const int hn = n / 2 + 1;
   FFT_LOOP(hn) {
     float2 v;
@@ -159,7 +182,10 @@ extern "C" __global__ void gi_fft_unpack(const char* src, int sline, int sstep, 
 }
 
 // gi_fft_scale multiplies complex elements by scale, in place.
-extern "C" __global__ void gi_fft_scale(char* p, int line, int step, int lines, int n, float scale) {
+extern "C" __global__ void gi_fft_scale(const FftScaleParams q) {
+  char* p = q.p.p;
+  const int line = q.p.line, step = q.p.step, lines = q.lines, n = q.n;
+  const float scale = q.scale;
   FFT_LOOP(n) {
     float* e = &at(p, line, step, l, k);
     e[0] *= scale;
@@ -168,16 +194,22 @@ extern "C" __global__ void gi_fft_scale(char* p, int line, int step, int lines, 
 }
 
 // gi_fft_copy copies float elements between two addressings.
-extern "C" __global__ void gi_fft_copy(const char* s, int sline, int sstep, char* d, int dline, int dstep, int lines,
-                                       int n) {
+extern "C" __global__ void gi_fft_copy(const FftCopyParams p) {
+  const char* s = p.s.p;
+  char* d = p.d.p;
+  const int sline = p.s.line, sstep = p.s.step, dline = p.d.line, dstep = p.d.step, lines = p.lines, n = p.n;
   FFT_LOOP(n) { at(d, dline, dstep, l, k) = at(s, sline, sstep, l, k); }
 }
 
 // gi_fft_mul is mulSpectrums: d = a * b (or a * conj(b)) times scale, complex
 // elements (cplx = 1) or CCS-packed ones; a pair is handled by the thread of its
 // real part, so d may be a or b.
-extern "C" __global__ void gi_fft_mul(const char* a, int al, int as, const char* b, int bl, int bs, char* d, int dl,
-                                      int ds, int lines, int n, int twoD, int cplx, int conj, float scale) {
+extern "C" __global__ void gi_fft_mul(const FftMulParams p) {
+  const char *a = p.a.p, *b = p.b.p;
+  char* d = p.d.p;
+  const int al = p.a.line, as = p.a.step, bl = p.b.line, bs = p.b.step, dl = p.d.line, ds = p.d.step;
+  const int lines = p.lines, n = p.n, twoD = p.twoD, cplx = p.cplx, conj = p.conj;
+  const float scale = p.scale;
   const float sg = conj ? -1.f : 1.f;
   FFT_LOOP(n) {
     if (cplx) {
@@ -212,8 +244,10 @@ extern "C" __global__ void gi_fft_mul(const char* a, int al, int as, const char*
 }
 
 // gi_fft_polar: magnitude (mode 0) or angle in [0, 2pi) (1) or [0, 360) degrees (2).
-extern "C" __global__ void gi_fft_polar(const char* x, int xp, const char* y, int yp, char* d, int dp, int lines, int n,
-                                        int mode) {
+extern "C" __global__ void gi_fft_polar(const FftPolarParams p) {
+  const char *x = p.x, *y = p.y;
+  char* d = p.d;
+  const int xp = p.xp, yp = p.yp, dp = p.dp, lines = p.lines, n = p.n, mode = p.mode;
   FFT_LOOP(n) {
     const float xv = row<f32>(x, xp, l)[k], yv = row<f32>(y, yp, l)[k];
     float v;
@@ -232,9 +266,12 @@ extern "C" __global__ void gi_fft_polar(const char* x, int xp, const char* y, in
 
 // gi_fft_load fills a P x Q plane with channel c of an image: the image shifted by
 // (ax, ay) through the border rule out to fillRows x fillCols, zeros beyond.
-extern "C" __global__ void gi_fft_load(const char* src, int sp, int depth, int cn, int c, int wrows, int wcols, int ox,
-                                       int oy, int border, float bval, int ax, int ay, int fillRows, int fillCols,
-                                       float* plane, int P, int Q) {
+extern "C" __global__ void gi_fft_load(const FftLoadParams p) {
+  const char* src = p.src;
+  const int sp = p.sp, depth = p.depth, cn = p.cn, c = p.c, wrows = p.wrows, wcols = p.wcols, ox = p.ox, oy = p.oy;
+  const int border = p.border, ax = p.ax, ay = p.ay, fillRows = p.fillRows, fillCols = p.fillCols, P = p.P, Q = p.Q;
+  const float bval = p.bval;
+  float* plane = p.plane;
   const int lines = P;
   const int esz = depth == 5 ? 4 : depth == 0 ? 1 : 2;
   const char* base = src - (ptrdiff_t)oy * sp - (ptrdiff_t)ox * cn * esz;
@@ -250,15 +287,22 @@ extern "C" __global__ void gi_fft_load(const char* src, int sp, int depth, int c
 
 // gi_fft_store writes the top-left rows x cols of a plane plus delta to channel c
 // of an image, saturated to its depth.
-extern "C" __global__ void gi_fft_store(const float* plane, int Q, char* dst, int dp, int depth, int cn, int c,
-                                        int rows, int cols, float delta) {
+extern "C" __global__ void gi_fft_store(const FftStoreParams p) {
+  const float* plane = p.plane;
+  char* dst = p.dst;
+  const int Q = p.Q, dp = p.dp, depth = p.depth, cn = p.cn, c = p.c, rows = p.rows, cols = p.cols;
+  const float delta = p.delta;
   const int lines = rows;
   FFT_LOOP(cols) { stelem(dst + (size_t)l * dp, k * cn + c, depth, plane[(size_t)l * Q + k] + delta, 0); }
 }
 
 // gi_fft_mulmask multiplies a half spectrum by a centred mask image (zero frequency
 // at (n/2, lines/2)) times scale.
-extern "C" __global__ void gi_fft_mulmask(float2* h, int lines, int n, const char* m, int ml, int ms, float scale) {
+extern "C" __global__ void gi_fft_mulmask(const FftMulMaskParams p) {
+  float2* h = static_cast<float2*>(p.h);
+  const char* m = p.m.p;
+  const int lines = p.lines, n = p.n, ml = p.m.line, ms = p.m.step;
+  const float scale = p.scale;
   const int hn = n / 2 + 1;
   FFT_LOOP(hn) {
     const float g = at(m, ml, ms, (l + lines / 2) % lines, (k + n / 2) % n) * scale;
@@ -268,24 +312,16 @@ extern "C" __global__ void gi_fft_mulmask(float2* h, int lines, int n, const cha
   }
 }
 
-struct TapChunk {
-  float v[960];  // fftfilter.tapsChunk
-};
-
 // gi_fft_taps writes taps first..first+count-1 of a kernel kw taps wide into a plane
 // Q floats wide (tap i at row i / kw, column i % kw).
-extern "C" __global__ void gi_fft_taps(float* plane, int Q, int kw, int first, int count, TapChunk t) {
+extern "C" __global__ void gi_fft_taps(const FftTapsParams p) {
+  float* plane = p.plane;
+  const int Q = p.Q, kw = p.kw, first = p.first, count = p.count;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const int k = first + i;
-  plane[(size_t)(k / kw) * Q + k % kw] = t.v[i];
+  plane[(size_t)(k / kw) * Q + k % kw] = p.v[i];
 }
-
-struct FilterVals {
-  // cutoff, width, 1/cutoff², unused, then (u, v, radius, 1/radius²) per notch:
-  // fftfilter.filterParams.
-  double v[4 + 4 * 16];
-};
 
 enum { K_LOW, K_HIGH, K_BANDPASS, K_BANDREJECT, K_NOTCHREJECT, K_NOTCHPASS };
 enum { S_IDEAL, S_BUTTERWORTH, S_GAUSSIAN };
@@ -319,8 +355,12 @@ __device__ __forceinline__ float bandreject(int shape, int n, double d2, double 
 // gi_fft_mask multiplies the half spectrum of a plane with P lines by a filter's
 // response (fftfilter.Filter.Response) times scale; sx and sy are one frequency
 // step across and down in cycles per image (fftfilter's freqScale).
-extern "C" __global__ void gi_fft_mask(float2* h, int lines, int n, int trans, int P, int kind, int shape, int order,
-                                       int nnotch, double sx, double sy, double scale, FilterVals fv) {
+extern "C" __global__ void gi_fft_mask(const FftMaskParams p) {
+  float2* h = static_cast<float2*>(p.h);
+  const int lines = p.lines, n = p.n, trans = p.trans, P = p.P, kind = p.kind, shape = p.shape, order = p.order,
+            nnotch = p.nnotch;
+  const double sx = p.sx, sy = p.sy, scale = p.scale;
+  const double* fv = p.v;
   const int hn = n / 2 + 1;
   FFT_LOOP(hn) {
     double fx, fy;
@@ -334,14 +374,14 @@ extern "C" __global__ void gi_fft_mask(float2* h, int lines, int n, int trans, i
     const double d2 = __dadd_rn(sq(fx), sq(fy));
     float g;
     switch (kind) {
-      case K_LOW: g = lowpass(shape, order, d2, fv.v[0], fv.v[2]); break;
-      case K_HIGH: g = 1.f - lowpass(shape, order, d2, fv.v[0], fv.v[2]); break;
-      case K_BANDREJECT: g = bandreject(shape, order, d2, fv.v[0], fv.v[1]); break;
-      case K_BANDPASS: g = 1.f - bandreject(shape, order, d2, fv.v[0], fv.v[1]); break;
+      case K_LOW: g = lowpass(shape, order, d2, fv[0], fv[2]); break;
+      case K_HIGH: g = 1.f - lowpass(shape, order, d2, fv[0], fv[2]); break;
+      case K_BANDREJECT: g = bandreject(shape, order, d2, fv[0], fv[1]); break;
+      case K_BANDPASS: g = 1.f - bandreject(shape, order, d2, fv[0], fv[1]); break;
       default: {
         double p = 1;  // in double: 1 - p for a notch pass keeps its small values exact
         for (int i = 0; i < nnotch; i++) {
-          const double* t = &fv.v[4 + 4 * i];
+          const double* t = &fv[4 + 4 * i];
           p *= 1.0 - lowpass(shape, order, __dadd_rn(sq(fx - t[0]), sq(fy - t[1])), t[2], t[3]);
           p *= 1.0 - lowpass(shape, order, __dadd_rn(sq(fx + t[0]), sq(fy + t[1])), t[2], t[3]);
         }
@@ -358,7 +398,11 @@ extern "C" __global__ void gi_fft_mask(float2* h, int lines, int n, int trans, i
 // gi_fft_logmag writes log(1 + |F|) of the whole spectrum in centred order (zero
 // frequency at (n/2, lines/2)) and folds each value into mm[0] (minimum) and mm[1]
 // (maximum), as the bits of non-negative floats.
-extern "C" __global__ void gi_fft_logmag(const float2* h, int lines, int n, int twoD, float* out, unsigned* mm) {
+extern "C" __global__ void gi_fft_logmag(const FftLogMagParams p) {
+  const float2* h = static_cast<const float2*>(p.h);
+  const int lines = p.lines, n = p.n, twoD = p.twoD;
+  float* out = p.out;
+  unsigned* mm = p.mm;
   const int hn = n / 2 + 1;
   FFT_LOOP(n) {
     const int fl = (l - lines / 2 + lines) % lines, fk = (k - n / 2 + n) % n;
@@ -373,8 +417,11 @@ extern "C" __global__ void gi_fft_logmag(const float2* h, int lines, int n, int 
 }
 
 // gi_fft_norm8u stretches the log magnitudes to 0..255 (NORM_MINMAX) into 8U.
-extern "C" __global__ void gi_fft_norm8u(const float* in, int lines, int n, const unsigned* mm, char* dst, int dline,
-                                         int dstep) {
+extern "C" __global__ void gi_fft_norm8u(const FftNormParams p) {
+  const float* in = p.in;
+  const unsigned* mm = p.mm;
+  char* dst = p.dst.p;
+  const int lines = p.lines, n = p.n, dline = p.dst.line, dstep = p.dst.step;
   const float lo = __uint_as_float(mm[0]), hi = __uint_as_float(mm[1]);
   const float scale = hi > lo ? 255.f / (hi - lo) : 0.f, shift = -lo * scale;
   FFT_LOOP(n) {

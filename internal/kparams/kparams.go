@@ -6,6 +6,8 @@ package kparams
 /*
 #include "../../kernels/filter_params.h"
 #include "../../kernels/core_params.h"
+#include "../../kernels/color_params.h"
+#include "../../kernels/fft_params.h"
 static int gi_rsep_blocks(int k, int c, int e) { return GI_RSEP_BLOCKS(k, c, e); }
 static int gi_ipack_blocks(int c) { return GI_IPACK_BLOCKS(c); }
 */
@@ -42,7 +44,8 @@ func Fields(v any) []Field {
 // Geo is the kernels' struct Geo (kernels/filter_params.h), for Fields and its size.
 func Geo() any { return C.struct_Geo{} }
 
-// Structs returns the kernels' parameter structs of kernels/core_params.h by name,
+// Structs returns the kernels' parameter structs of kernels/core_params.h,
+// color_params.h and fft_params.h by name,
 // for Fields (and their sizes: reflect's Size of each).
 func Structs() map[string]any {
 	return map[string]any{
@@ -51,8 +54,44 @@ func Structs() map[string]any {
 		"ShuffleParams": C.struct_ShuffleParams{},
 		"MergeParams":   C.struct_MergeParams{},
 		"JpegYccParams": C.struct_JpegYccParams{},
+		"CvtParams":     C.struct_CvtParams{},
+		// kernels/fft_params.h
+		"FftSide":          C.struct_FftSide{},
+		"FftPackParams":    C.struct_FftPackParams{},
+		"FftMirrorParams":  C.struct_FftMirrorParams{},
+		"FftCcsParams":     C.struct_FftCcsParams{},
+		"FftScaleParams":   C.struct_FftScaleParams{},
+		"FftUnpackParams":  C.struct_FftUnpackParams{},
+		"FftCopyParams":    C.struct_FftCopyParams{},
+		"FftMulParams":     C.struct_FftMulParams{},
+		"FftPolarParams":   C.struct_FftPolarParams{},
+		"FftLoadParams":    C.struct_FftLoadParams{},
+		"FftStoreParams":   C.struct_FftStoreParams{},
+		"FftMulMaskParams": C.struct_FftMulMaskParams{},
+		"FftTapsParams":    C.struct_FftTapsParams{},
+		"FftMaskParams":    C.struct_FftMaskParams{},
+		"FftLogMagParams":  C.struct_FftLogMagParams{},
+		"FftNormParams":    C.struct_FftNormParams{},
 	}
 }
+
+// The frequency-domain kernels' limits (kernels/fft_params.h).
+const (
+	FftThreads    = C.GI_FFT_THREADS
+	FftTapsChunk  = C.GI_FFT_TAPS_CHUNK
+	FftMaxNotches = C.GI_FFT_MAX_NOTCHES
+)
+
+// The colour run kernels' sizes (kernels/color_params.h).
+const (
+	LabRepBytes    = C.GI_LABREP_BYTES
+	LabRepStage    = C.GI_LABREP_STAGE
+	LabRepThreads  = C.GI_LABREP_THREADS
+	LabRepRun      = C.GI_LABREP_RUN
+	LabGridBytes   = C.GI_LABGRID_BYTES
+	LabGridThreads = C.GI_LABGRID_THREADS
+	LabGridRun     = C.GI_LABGRID_RUN
+)
 
 // The filter limits.
 const (
