@@ -137,12 +137,19 @@ func EncodePNG(w io.Writer, pix []byte, rows, cols, channels int, deep bool, lev
 	return nil
 }
 
-// deflateLevel compresses one strip with the standard library's DEFLATE at level;
-// all but the last strip end with a sync flush (byte-aligned, not final), so the
-// next strip's blocks can follow.
-func deflateLevel(data []byte, level int, last bool) ([]byte, error) {
+// flushWriter is a DEFLATE writer of either library.
+type flushWriter interface {
+	io.WriteCloser
+	Flush() error
+}
+
+// deflate compresses one strip with the writer newWriter makes; all but the last
+// strip end with a sync flush (byte-aligned, not final), so the next strip's
+// blocks can follow.
+func deflate(data []byte, last bool, newWriter func(io.Writer) (flushWriter, error)) ([]byte, error) {
 	var b bytes.Buffer
-	zw, err := flate.NewWriter(&b, level)
+	b.Grow(len(data)/2 + 64)
+	zw, err := newWriter(&b)
 	if err != nil {
 		return nil, err
 	}
@@ -157,27 +164,18 @@ func deflateLevel(data []byte, level int, last bool) ([]byte, error) {
 	return b.Bytes(), err
 }
 
+// deflateLevel compresses one strip with the standard library's DEFLATE at level.
+func deflateLevel(data []byte, level int, last bool) ([]byte, error) {
+	return deflate(data, last, func(w io.Writer) (flushWriter, error) { return flate.NewWriter(w, level) })
+}
+
 // deflateFast Huffman-codes one strip with klauspost/compress (several times faster
 // than LZ77 matching, and as small on photographs, whose filtered rows repeat
 // little); where that leaves under a quarter of the bytes, the strip has runs worth
 // matching (flat graphics), and level-1 LZ77 coding is kept if it is smaller.
 func deflateFast(data []byte, last bool) ([]byte, error) {
 	code := func(level int) ([]byte, error) {
-		var b bytes.Buffer
-		b.Grow(len(data)/2 + 64)
-		zw, err := kflate.NewWriter(&b, level)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := zw.Write(data); err != nil {
-			return nil, err
-		}
-		if last {
-			err = zw.Close()
-		} else {
-			err = zw.Flush()
-		}
-		return b.Bytes(), err
+		return deflate(data, last, func(w io.Writer) (flushWriter, error) { return kflate.NewWriter(w, level) })
 	}
 	huff, err := code(kflate.HuffmanOnly)
 	if err != nil || len(huff) >= len(data)/4 {

@@ -81,8 +81,8 @@ static int gi_nvjpeg_state_destroy(void* s) { return p_state_destroy(s); }
 static int gi_nvjpeg_info(void* h, const void* data, size_t n, int* comps, int* css, int* ws, int* hs) {
 	return p_info(h, (const unsigned char*)data, n, comps, css, ws, hs);
 }
-static int gi_nvjpeg_decode(void* h, void* s, const void* data, size_t n, int fmt,
-                            size_t d0, size_t p0, size_t d1, size_t p1, size_t d2, size_t p2, size_t stream) {
+// gi_planes is an nvjpegImage_t of up to three device planes.
+static gi_image gi_planes(size_t d0, size_t p0, size_t d1, size_t p1, size_t d2, size_t p2) {
 	gi_image im;
 	memset(&im, 0, sizeof im);
 	im.channel[0] = (unsigned char*)d0;
@@ -91,6 +91,11 @@ static int gi_nvjpeg_decode(void* h, void* s, const void* data, size_t n, int fm
 	im.pitch[1] = p1;
 	im.channel[2] = (unsigned char*)d2;
 	im.pitch[2] = p2;
+	return im;
+}
+static int gi_nvjpeg_decode(void* h, void* s, const void* data, size_t n, int fmt,
+                            size_t d0, size_t p0, size_t d1, size_t p1, size_t d2, size_t p2, size_t stream) {
+	gi_image im = gi_planes(d0, p0, d1, p1, d2, p2);
 	return p_decode(h, s, (const unsigned char*)data, n, fmt, &im, (void*)stream);
 }
 // gi_nvjpeg_batched_state makes a state for batches of one image in fmt.
@@ -103,14 +108,7 @@ static int gi_nvjpeg_batched_state(void* h, void** s, int fmt) {
 }
 static int gi_nvjpeg_decode_batched(void* h, void* s, const void* data, size_t n,
                                     size_t d0, size_t p0, size_t d1, size_t p1, size_t d2, size_t p2, size_t stream) {
-	gi_image im;
-	memset(&im, 0, sizeof im);
-	im.channel[0] = (unsigned char*)d0;
-	im.pitch[0] = p0;
-	im.channel[1] = (unsigned char*)d1;
-	im.pitch[1] = p1;
-	im.channel[2] = (unsigned char*)d2;
-	im.pitch[2] = p2;
+	gi_image im = gi_planes(d0, p0, d1, p1, d2, p2);
 	const unsigned char* d = (const unsigned char*)data;
 	return p_batched(h, s, &d, &n, &im, (void*)stream);
 }
