@@ -1143,8 +1143,12 @@ INV(fromluv, 32f, f32, Luv2RGB)
 LAB32(lab, RGB2Lab32, 3)
 LAB32(lab, RGB2Lab32, 4)
 LAB32(luv, RGB2Luv32, 3)
+// __grid_constant__: taken by value, the struct cost this kernel 4 registers and 3%
+// (4K on the H100: 91.1 against 88.3 us); read in place from the parameter space it
+// compiles to the SASS the scalar parameters gave.
 #define LABS(SCN)                                                                                   \
-  extern "C" __global__ void __launch_bounds__(GI_LABGRID_THREADS, 1) gi_cvt_labs_32f_##SCN##3(const CvtParams p) { \
+  extern "C" __global__ void __launch_bounds__(GI_LABGRID_THREADS, 1)                               \
+      gi_cvt_labs_32f_##SCN##3(__grid_constant__ const CvtParams p) {                               \
     runs_body<f32, SCN, 3>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols,                               \
                            LabGridRun<SCN>{static_cast<const Lab32Tab*>(p.tab), p.bidx});          \
   }
