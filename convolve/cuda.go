@@ -79,6 +79,34 @@ type geo struct {
 	Pad_                 int32
 }
 
+// The taps structs (kernels/filter_params.h), each filter kernel's second
+// parameter, mirrored field for field (TestParamsMatchKernels).
+type (
+	taps     struct{ V [tapsLen]float32 }
+	sepTaps  struct{ X, Y [8]float32 }
+	isepTaps struct {
+		Kx, Ky            [3]int32
+		Delta, Cval, Dvec int32
+	}
+	ipackTaps struct {
+		Magic, K16 uint32
+		Cval       [4]int32
+	}
+	immaTaps struct {
+		P           [immaKR * 3 * immaPW]uint32
+		Scale       float32
+		Lead        int32
+		Cval        [4]int32
+		Ntx, Ntiles int32
+	}
+)
+
+// The tap pattern's shape of ImmaTaps (GI_IMMA_KR, GI_IMMA_PW).
+const (
+	immaKR = 7
+	immaPW = 10
+)
+
 // geoArgs starts a filter kernel's arguments: the call's Geo.
 func geoArgs(d, s *core.State, p *plan) []any {
 	wr, wc, ox, oy := s.BorderGeometry(p.isolated)
@@ -145,7 +173,7 @@ func rsepElems(k int) int {
 // rsepKernel names the streaming separable kernel (gi_rsep_k<K>_c1_<out>) for a
 // centred separable kernel of odd sizes up to 7 on a large one-channel 8U image
 // whose rows are 8-byte aligned (its loads), with the taps centred in K; or "".
-func rsepKernel(d, s *core.State, p *plan) (string, int, []float32) {
+func rsepKernel(d, s *core.State, p *plan) (string, int, *sepTaps) {
 	if !p.sep || s.Depth != core.Depth8U || s.Chans != 1 || s.Rows*s.Cols < rsepMinArea ||
 		p.kw%2 == 0 || p.kh%2 == 0 || p.ax != p.kw/2 || p.ay != p.kh/2 {
 		return "", 0, nil
@@ -158,14 +186,14 @@ func rsepKernel(d, s *core.State, p *plan) (string, int, []float32) {
 	if out == "" {
 		return "", 0, nil
 	}
-	taps := make([]float32, 16) // SepTaps: x[8], y[8]
+	t := &sepTaps{}
 	for i, v := range p.kx {
-		taps[(k-p.kw)/2+i] = float32(v)
+		t.X[(k-p.kw)/2+i] = float32(v)
 	}
 	for i, v := range p.ky {
-		taps[8+(k-p.kh)/2+i] = float32(v)
+		t.Y[(k-p.kh)/2+i] = float32(v)
 	}
-	return fmt.Sprintf("gi_rsep_k%d_c%d_%s", k, s.Chans, out), k, taps
+	return fmt.Sprintf("gi_rsep_k%d_c%d_%s", k, s.Chans, out), k, t
 }
 
 // rsepGrid sizes the streaming separable kernel's grid: one block per 4 spans of
@@ -188,25 +216,29 @@ func rsepGrid(s *core.State, k, spans int) (grid [3]int, rows int) {
 // Scharr) from one-channel 8U to 16S, or nil when the plan needs another kernel:
 // taps or delta that are not integers, a constant border value that is not a byte,
 // or source rows that are not 8-byte aligned (its loads).
-func isepArgs(d, s *core.State, p *plan) []any {
+func isepArgs(d, s *core.State, p *plan) *isepTaps {
 	if !p.sep || p.kw != 3 || p.kh != 3 || p.ax != 1 || p.ay != 1 || p.halfUp ||
 		s.Depth != core.Depth8U || s.Chans != 1 || d.Depth != core.Depth16S ||
 		s.Ptr()%8 != 0 || s.Pitch%8 != 0 {
 		return nil
 	}
 	small := func(v float64, lim float64) bool { return v == math.Trunc(v) && math.Abs(v) <= lim }
-	var args []any
-	for _, v := range append(append([]float64{}, p.kx...), p.ky...) {
-		if !small(v, 64) {
+	t := &isepTaps{}
+	for i := range 3 {
+		if !small(p.kx[i], 64) || !small(p.ky[i], 64) {
 			return nil
 		}
-		args = append(args, int(v))
+		t.Kx[i], t.Ky[i] = int32(p.kx[i]), int32(p.ky[i])
 	}
 	cval := float64(p.value[0])
 	if !small(p.delta, 1<<20) || (p.border == BorderConstant && (!small(cval, 255) || cval < 0)) {
 		return nil
 	}
-	return append(args, int(p.delta), int(cval), core.Flag(d.Ptr()%16 == 0 && d.Pitch%16 == 0))
+	t.Delta, t.Cval = int32(p.delta), int32(cval)
+	if d.Ptr()%16 == 0 && d.Pitch%16 == 0 {
+		t.Dvec = 1
+	}
+	return t
 }
 
 // ipackArgs returns the name and extra arguments of the packed integer kernels
@@ -216,7 +248,7 @@ func isepArgs(d, s *core.State, p *plan) []any {
 // 1 4 6 4 1), 8U to 8U with 1, 3 or 4 channels, centred, no delta, a constant
 // border value that is a byte, and source and output rows 16-byte aligned (their
 // loads and stores). Their results are exact, as the CPU device's are.
-func ipackArgs(d, s *core.State, p *plan) (string, []any) {
+func ipackArgs(d, s *core.State, p *plan) (string, *ipackTaps) {
 	k := p.kw
 	if !p.sep || (k != 3 && k != 5) || p.kh != k || p.ax != k/2 || p.ay != k/2 || p.delta != 0 ||
 		s.Depth != core.Depth8U || d.Depth != core.Depth8U || (s.Chans != 1 && s.Chans != 3 && s.Chans != 4) ||
@@ -241,15 +273,15 @@ func ipackArgs(d, s *core.State, p *plan) (string, []any) {
 	default:
 		return "", nil
 	}
-	args := []any{uint32((1<<32)/den + 1), uint32(1 << 16)} // IPackTaps: magic, k16, cval[4]
+	t := &ipackTaps{Magic: uint32((1<<32)/den + 1), K16: 1 << 16}
 	for c := range 4 {
 		v := float64(p.value[c])
 		if p.border == BorderConstant && c < s.Chans && (v != math.Trunc(v) || v < 0 || v > 255) {
 			return "", nil
 		}
-		args = append(args, int(v))
+		t.Cval[c] = int32(v)
 	}
-	return fmt.Sprintf("gi_ipack_%s_k%d_c%d", kind, k, s.Chans), args
+	return fmt.Sprintf("gi_ipack_%s_k%d_c%d", kind, k, s.Chans), t
 }
 
 // The fixed-point Gaussian's taps for ksize 3 and 5 (sigma 0), in quarters and sixteenths.
@@ -328,7 +360,7 @@ func kernel2D(p *plan) [][]float64 {
 }
 
 func pickIPack(d, s *core.State, p *plan) func(core.Stream) error {
-	name, extra := ipackArgs(d, s, p)
+	name, t := ipackArgs(d, s, p)
 	if name == "" {
 		return nil
 	}
@@ -340,13 +372,13 @@ func pickIPack(d, s *core.State, p *plan) func(core.Stream) error {
 		// rows; down, as many as fill the GPU once (the launch bounds: ipackBlocks).
 		gx := (s.Cols*s.Chans + 479) / 480
 		gy := min((s.Rows+31)/32, max(1, core.MultiProcessors(s.Dev)*ipackBlocks(s.Chans)/gx), 65535)
-		return s.Dev.Launch(str, name, [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), extra...)...)
+		return s.Dev.Launch(str, name, [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), core.Struct(t))...)
 	}
 }
 
 func pickISep(d, s *core.State, p *plan) func(core.Stream) error {
-	extra := isepArgs(d, s, p)
-	if extra == nil {
+	t := isepArgs(d, s, p)
+	if t == nil {
 		return nil
 	}
 	return func(str core.Stream) error {
@@ -355,7 +387,7 @@ func pickISep(d, s *core.State, p *plan) func(core.Stream) error {
 		gx := (s.Cols + 255) / 256
 		strip := 4 * isepRows
 		gy := min((s.Rows+strip-1)/strip, max(1, core.MultiProcessors(s.Dev)*isepBlocks/gx), 65535)
-		return s.Dev.Launch(str, "gi_isep3_u8_s16", [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), extra...)...)
+		return s.Dev.Launch(str, "gi_isep3_u8_s16", [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), core.Struct(t))...)
 	}
 }
 
@@ -368,7 +400,7 @@ func pickRSep(d, s *core.State, p *plan) func(core.Stream) error {
 		e := rsepElems(k)
 		spans := (s.Cols*s.Chans + 30*e - 1) / (30 * e) // a warp writes 30 lanes x E elements
 		grid, rows := rsepGrid(s, k, spans)
-		args := append(geoArgs(d, s, p), taps, rows)
+		args := append(geoArgs(d, s, p), core.Struct(taps), rows)
 		return s.Dev.Launch(str, name, grid, [3]int{128, 1, 1}, 0, args...)
 	}
 }
@@ -379,17 +411,12 @@ func pickReg(d, s *core.State, p *plan) func(core.Stream) error {
 		return nil
 	}
 	return func(str core.Stream) error {
-		taps := make([]float32, tapsLen)
-		for i, row := range kernel2D(p) {
-			for j, v := range row {
-				taps[i*k+j] = float32(v)
-			}
-		}
+		t := kernelTaps(p, k)
 		rows := 4 * 8 // outputs per block down: 4 warps of R rows (kernels/filter_reg.cu)
 		if k >= 5 {
 			rows = 4 * 6
 		}
-		args := append(geoArgs(d, s, p), taps)
+		args := append(geoArgs(d, s, p), core.Struct(t))
 		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, 120, rows, 1), [3]int{32, 4, 1}, 0, args...)
 	}
 }
@@ -399,12 +426,12 @@ func pickSep(d, s *core.State, p *plan) func(core.Stream) error {
 		return nil
 	}
 	return func(str core.Stream) error {
-		taps := make([]float32, tapsLen)
+		t := &taps{}
 		for i, v := range p.kx {
-			taps[i] = float32(v)
+			t.V[i] = float32(v)
 		}
 		for i, v := range p.ky {
-			taps[sepYOff+i] = float32(v)
+			t.V[sepYOff+i] = float32(v)
 		}
 		// The kernel runs K taps each way, the taps padded with zeros after the anchor.
 		k := bucket(sepSizes, max(p.kw, p.kh))
@@ -414,7 +441,7 @@ func pickSep(d, s *core.State, p *plan) func(core.Stream) error {
 			cp, th = 1, sepTileH
 		}
 		name := fmt.Sprintf("gi_sep_k%d_c%d", k, cp)
-		args := append(geoArgs(d, s, p), taps)
+		args := append(geoArgs(d, s, p), core.Struct(t))
 		return s.Dev.Launch(str, name, grid(s.Cols, s.Rows, tileW, th, s.Chans/cp), [3]int{32, 8, 1}, smem(cp, th), args...)
 	}
 }
@@ -425,11 +452,11 @@ func pickImma(d, s *core.State, p *plan) func(core.Stream) error {
 	if p.sep && max(p.kw, p.kh) <= sepMax || bucket(convSizes, max(p.kw, p.kh)) != 7 {
 		return nil
 	}
-	name, args := immaArgs(d, s, p, kernel2D(p))
+	name, t := immaArgs(d, s, p, kernel2D(p))
 	if name == "" {
 		return nil
 	}
-	return func(str core.Stream) error { return immaLaunch(str, d, s, p, name, args) }
+	return func(str core.Stream) error { return immaLaunch(str, d, s, p, name, t) }
 }
 
 func pickConv2D(d, s *core.State, p *plan) func(core.Stream) error {
@@ -438,12 +465,7 @@ func pickConv2D(d, s *core.State, p *plan) func(core.Stream) error {
 		return nil
 	}
 	return func(str core.Stream) error {
-		taps := make([]float32, tapsLen)
-		for i, row := range kernel2D(p) {
-			for j, v := range row {
-				taps[i*kk+j] = float32(v)
-			}
-		}
+		t := kernelTaps(p, kk)
 		// Tiles of 8 rows per thread row (64) for 3x3, 16 (128) for larger kernels,
 		// except 7x7 (kernels/filter_tiled.cu): 8 on one-channel images
 		// (gi_conv2d_k7_py8), two columns per thread on the others, 64 by 64
@@ -463,9 +485,20 @@ func pickConv2D(d, s *core.State, p *plan) func(core.Stream) error {
 		}
 		g := grid(s.Cols, s.Rows, tw, th, 1)
 		g[0] *= s.Chans // a tile column's channels are neighbouring blocks (kernels/filter_tiled.cu)
-		args := append(geoArgs(d, s, p), taps)
+		args := append(geoArgs(d, s, p), core.Struct(t))
 		return s.Dev.Launch(str, name, g, [3]int{32, 8, 1}, 0, args...)
 	}
+}
+
+// kernelTaps lays the plan's 2-D kernel out in Taps, rows k taps apart.
+func kernelTaps(p *plan, k int) *taps {
+	t := &taps{}
+	for i, row := range kernel2D(p) {
+		for j, v := range row {
+			t.V[i*k+j] = float32(v)
+		}
+	}
+	return t
 }
 
 // pickDirect takes any plan: the taps go in a device buffer.

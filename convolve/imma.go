@@ -96,7 +96,7 @@ func immaQuantize(k [][]float64, delta float64) (immaQuant, bool) {
 // span (kw-1)*C bytes plus the 4-byte alignment of the anchor within 24, source
 // and output rows 16-byte aligned,
 // on devices of compute capability 8.0 or newer.
-func immaArgs(d, s *core.State, p *plan, k [][]float64) (string, []any) {
+func immaArgs(d, s *core.State, p *plan, k [][]float64) (string, *immaTaps) {
 	c := s.Chans
 	if immaOff || s.Depth != core.Depth8U || d.Depth != core.Depth8U || p.halfUp || (c != 1 && c != 3 && c != 4) ||
 		p.kh > 7 || s.Ptr()%16 != 0 || s.Pitch%16 != 0 || d.Ptr()%16 != 0 || d.Pitch%16 != 0 {
@@ -116,29 +116,29 @@ func immaArgs(d, s *core.State, p *plan, k [][]float64) (string, []any) {
 	}
 	// ImmaTaps.p: for kernel row i and digit dg, byte t+7 (t = -7..32) is the digit
 	// of tap j where t = e + j*c.
-	pat := make([]uint32, 7*3*10)
+	t := &immaTaps{Scale: float32(math.Ldexp(1, -q.shift)), Lead: int32(lead)}
 	for i := range p.kh {
 		for dg := range q.digits {
 			for j := range p.kw {
 				b := e + j*c + 7
-				pat[(i*3+dg)*10+b/4] |= uint32(uint8(q.digit(i, j, dg))) << (8 * (b % 4))
+				t.P[(i*3+dg)*immaPW+b/4] |= uint32(uint8(q.digit(i, j, dg))) << (8 * (b % 4))
 			}
 		}
 	}
-	args := []any{pat, float32(math.Ldexp(1, -q.shift)), lead}
-	for _, v := range p.value { // saturated to 8U: bytes
-		args = append(args, int(v))
+	for ch, v := range p.value { // saturated to 8U: bytes
+		t.Cval[ch] = int32(v)
 	}
 	ntx := (s.Cols*c + 63) / 64
-	return fmt.Sprintf("gi_imma_k7_c%d_d%d", c, q.digits), append(args, ntx, ntx*((s.Rows+127)/128))
+	t.Ntx, t.Ntiles = int32(ntx), int32(ntx*((s.Rows+127)/128))
+	return fmt.Sprintf("gi_imma_k7_c%d_d%d", c, q.digits), t
 }
 
 // immaLaunch runs the tensor-core kernel: 256 threads take a tile of 128 rows by 64
 // bytes, and two blocks per SM (its launch bounds) walk the tiles.
-func immaLaunch(str core.Stream, d, s *core.State, p *plan, name string, args []any) error {
+func immaLaunch(str core.Stream, d, s *core.State, p *plan, name string, t *immaTaps) error {
 	if onLaunch != nil {
 		onLaunch(name)
 	}
-	n := min(args[len(args)-1].(int), 2*core.MultiProcessors(s.Dev))
-	return s.Dev.Launch(str, name, [3]int{n, 1, 1}, [3]int{256, 1, 1}, 0, append(geoArgs(d, s, p), args...)...)
+	n := min(int(t.Ntiles), 2*core.MultiProcessors(s.Dev))
+	return s.Dev.Launch(str, name, [3]int{n, 1, 1}, [3]int{256, 1, 1}, 0, append(geoArgs(d, s, p), core.Struct(t))...)
 }

@@ -14,11 +14,18 @@ func TestParamsMatchKernels(t *testing.T) {
 	if err := kparams.Compare(kparams.Geo(), geo{}); err != nil {
 		t.Errorf("convolve's geo and struct Geo: %v", err)
 	}
+	c := kparams.Structs()
+	for name, g := range map[string]any{"Taps": taps{}, "SepTaps": sepTaps{}, "ISepTaps": isepTaps{}, "IPackTaps": ipackTaps{},
+		"ImmaTaps": immaTaps{}} {
+		if err := kparams.Compare(c[name], g); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 	for _, c := range []struct {
 		name      string
 		got, want int
 	}{{"GI_TAPS", tapsLen, kparams.Taps}, {"GI_SEP_Y", sepYOff, kparams.SepY}, {"GI_ISEP_R", isepRows, kparams.ISepR},
-		{"GI_ISEP_BLOCKS", isepBlocks, kparams.ISepBlocks}} {
+		{"GI_ISEP_BLOCKS", isepBlocks, kparams.ISepBlocks}, {"GI_IMMA_KR", immaKR, kparams.ImmaKR}, {"GI_IMMA_PW", immaPW, kparams.ImmaPW}} {
 		if c.got != c.want {
 			t.Errorf("%s is %d in the kernels, %d in Go", c.name, c.want, c.got)
 		}

@@ -39,12 +39,9 @@
 #include "border.cuh"
 #include "filter_params.h"
 
-// Geo (the geometry of one call), the tap limit and the launch bounds the Go side
-// relies on are declared once, in filter_params.h.
+// Geo (the geometry of one call), the taps structs, the tap limit and the launch
+// bounds the Go side relies on are declared once, in filter_params.h.
 #define TAPS GI_TAPS
-struct Taps {
-  float v[TAPS];
-};
 #define SEP_Y GI_SEP_Y
 
 // bval is the constant border value of channel c (selects keep Geo out of local memory).

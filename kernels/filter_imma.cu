@@ -28,19 +28,11 @@
 // 60.5 / 209.7 (3 digits: 80.8 at 4K); 3 blocks per SM (80 registers), 27.5 / 65.9 /
 // 197.8. Bound by the mma chains' latency (ncu: "wait" stalls, the integer tensor
 // pipe 42% busy, DRAM 15%).
-#define IMMA_KR 7
+#define IMMA_KR GI_IMMA_KR  // ImmaTaps (filter_params.h)
 #define IMMA_TH 128
 #define IMMA_IH (IMMA_TH + IMMA_KR - 1)
 #define IMMA_SPLIT 2  // independent mma chains per digit (kernel rows alternate)
-#define IMMA_PW 10  // words of one digit row of the tap pattern (40 bytes, t = -7..32)
-struct ImmaTaps {
-  // p[(i*3 + d)*IMMA_PW]: byte t+7 is digit d of W[i][j] where t = e + j*C, else 0.
-  unsigned p[IMMA_KR * 3 * IMMA_PW];
-  float scale;  // 1/S
-  int lead;     // 4 * ceil(ax*C / 4): the warp's first tap byte is lead bytes left of its outputs
-  int cval[4];  // BORDER_CONSTANT's value per channel (0..255)
-  int ntx, ntiles;  // tiles across, in all
-};
+#define IMMA_PW GI_IMMA_PW
 
 __device__ __forceinline__ void imma_mma(int (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

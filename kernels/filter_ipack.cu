@@ -24,11 +24,6 @@
 #define IPK_B 16
 #define IPK_E (IPK_B / 4)
 enum { IPK_BOX = 1, IPK_GAUSS = 2 };
-struct IPackTaps {
-  unsigned magic;  // box: floor(2^32/D) + 1, so that umulhi(s, magic) = s/D for s < 2^16
-  unsigned k16;    // 65536
-  int cval[4];     // BORDER_CONSTANT's value per channel (0..255)
-};
 // ipk_tap is tap i of the row (X) or column pass: the Gaussian's 3-tap row taps are
 // 16x, so that its sums are in 1/256ths as the 5-tap one's are.
 template <int F, int K, bool X>

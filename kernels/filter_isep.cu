@@ -13,12 +13,6 @@
 // lanes by shuffles (lanes 0 and 31 load theirs); rows and columns outside the view
 // go through the border rule of the whole image.
 #define ISEP_R GI_ISEP_R
-struct ISepTaps {
-  int kx[3], ky[3];
-  int delta;  // added to each sum (an integer)
-  int cval;   // BORDER_CONSTANT's value (0..255)
-  int dvec;   // 1: every output row's start is 16-byte aligned
-};
 // strip_rows sets rr[i] to the view row that input row r0 + i reads under the border
 // rule of the whole image, and returns a mask whose bit i says that row i is
 // BORDER_CONSTANT's value (rr[i] is then 0, a row that exists).

@@ -35,6 +35,48 @@ struct Geo {
   int halfup;  // 8U results rounded half up (OpenCV's fixed-point GaussianBlur)
   int pad_;
 };
+
+// The taps, every filter kernel's second parameter (by kernel family).
+
+// Taps: gi_conv2d_*, gi_sep_*, gi_reg_*: the kernel's taps row by row (separable
+// ones: kx from 0, ky from GI_SEP_Y).
+struct Taps {
+  float v[GI_TAPS];
+};
+
+// SepTaps: gi_rsep_*: kernelX and kernelY, centred in K taps (zero padded).
+struct SepTaps {
+  float x[8], y[8];
+};
+
+// ISepTaps: gi_isep3_u8_s16, a 3x3 separable kernel of small integers.
+struct ISepTaps {
+  int kx[3], ky[3];
+  int delta;  // added to each sum (an integer)
+  int cval;   // BORDER_CONSTANT's value (0..255)
+  int dvec;   // 1: every output row's start is 16-byte aligned
+};
+
+// IPackTaps: gi_ipack_*, the packed-integer box and Gaussian filters.
+struct IPackTaps {
+  unsigned magic;  // box: floor(2^32/D) + 1, so that umulhi(s, magic) = s/D for s < 2^16
+  unsigned k16;    // 65536
+  int cval[4];     // BORDER_CONSTANT's value per channel (0..255)
+};
+
+// ImmaTaps: gi_imma_k7_*, the tensor-core 7x7 filter: the taps as GI_IMMA_KR rows of
+// 3 base-256 digit rows of GI_IMMA_PW words each.
+#define GI_IMMA_KR 7
+#define GI_IMMA_PW 10  // words of one digit row of the tap pattern (40 bytes, t = -7..32)
+struct ImmaTaps {
+  // p[(i*3 + d)*GI_IMMA_PW]: byte t+7 is digit d of W[i][j] where t = e + j*C, else 0.
+  unsigned p[GI_IMMA_KR * 3 * GI_IMMA_PW];
+  float scale;      // 1/S
+  int lead;         // 4 * ceil(ax*C / 4): the warp's first tap byte is lead bytes left of its outputs
+  int cval[4];      // BORDER_CONSTANT's value per channel (0..255)
+  int ntx, ntiles;  // tiles across, in all
+};
+
 #ifdef __cplusplus
 static_assert(sizeof(Geo) == 112, "Geo is 112 bytes (convolve's TestParamsMatchKernels checks every field)");
 #endif

@@ -13,9 +13,6 @@
 // K ahead of their use, so the loads overlap the arithmetic. Bytes become floats by
 // a byte permute into 2^23 + b and one subtraction; results go back through the
 // same trick (full-rate instructions instead of conversions).
-struct SepTaps {
-  float x[8], y[8];  // kernelX and kernelY, centred in K taps (zero padded)
-};
 
 // u8f is byte k of w as a float (exact).
 __device__ __forceinline__ float u8f(unsigned w, int k) {

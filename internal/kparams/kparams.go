@@ -45,7 +45,7 @@ func Fields(v any) []Field {
 func Geo() any { return C.struct_Geo{} }
 
 // Structs returns the kernels' parameter structs of kernels/core_params.h,
-// color_params.h and fft_params.h by name,
+// color_params.h, fft_params.h and the taps of filter_params.h by name,
 // for Fields (and their sizes: reflect's Size of each).
 func Structs() map[string]any {
 	return map[string]any{
@@ -55,6 +55,12 @@ func Structs() map[string]any {
 		"MergeParams":   C.struct_MergeParams{},
 		"JpegYccParams": C.struct_JpegYccParams{},
 		"CvtParams":     C.struct_CvtParams{},
+		// kernels/filter_params.h: the taps structs
+		"Taps":      C.struct_Taps{},
+		"SepTaps":   C.struct_SepTaps{},
+		"ISepTaps":  C.struct_ISepTaps{},
+		"IPackTaps": C.struct_IPackTaps{},
+		"ImmaTaps":  C.struct_ImmaTaps{},
 		// kernels/fft_params.h
 		"FftSide":          C.struct_FftSide{},
 		"FftPackParams":    C.struct_FftPackParams{},
@@ -99,6 +105,8 @@ const (
 	SepY       = C.GI_SEP_Y
 	ISepR      = C.GI_ISEP_R
 	ISepBlocks = C.GI_ISEP_BLOCKS
+	ImmaKR     = C.GI_IMMA_KR
+	ImmaPW     = C.GI_IMMA_PW
 )
 
 // RSepBlocks is GI_RSEP_BLOCKS(k, c, e).
