@@ -113,7 +113,7 @@ func geoArgs(d, s *core.State, p *plan) []any {
 	g := &geo{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Rows: int32(s.Rows), Cols: int32(s.Cols),
 		Sdepth: int32(s.Depth), Ddepth: int32(d.Depth), Cn: int32(s.Chans), Wrows: int32(wr), Wcols: int32(wc),
 		Ox: int32(ox), Oy: int32(oy), Border: int32(p.border), Kw: int32(p.kw), Kh: int32(p.kh), Ax: int32(p.ax),
-		Ay: int32(p.ay), Delta: float32(p.delta), Halfup: int32(core.Flag(p.halfUp))}
+		Ay: int32(p.ay), Delta: float32(p.delta), Halfup: core.Flag(p.halfUp)}
 	for i, v := range p.value {
 		g.Bval[i] = float32(v)
 	}
@@ -234,10 +234,7 @@ func isepArgs(d, s *core.State, p *plan) *isepTaps {
 	if !small(p.delta, 1<<20) || (p.border == BorderConstant && (!small(cval, 255) || cval < 0)) {
 		return nil
 	}
-	t.Delta, t.Cval = int32(p.delta), int32(cval)
-	if d.Ptr()%16 == 0 && d.Pitch%16 == 0 {
-		t.Dvec = 1
-	}
+	t.Delta, t.Cval, t.Dvec = int32(p.delta), int32(cval), core.Flag(d.Ptr()%16 == 0 && d.Pitch%16 == 0)
 	return t
 }
 

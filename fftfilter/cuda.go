@@ -242,14 +242,6 @@ func launchFFT(dev core.Backend, str core.Stream, name string, cols, rows int, p
 	return dev.Launch(str, name, core.Grid(cols, rows, fftThreads), [3]int{fftThreads, 1, 1}, 0, p)
 }
 
-// flag is 1 for true, as the kernels' int flags.
-func flag(b bool) int32 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // fs is the side as the kernels' FftSide.
 func (s side) fs() fftSide { return fftSide{P: s.ptr, Line: int32(s.line), Step: int32(s.step)} }
 
@@ -375,7 +367,7 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		if err := f.rfftTo(g, src, dst); err != nil {
 			return err
 		}
-		return f.launch("gi_fft_mirror", g.n-g.half(), g.lines, core.Struct(&fftMirrorParams{D: dst.fs(), Lines: int32(g.lines), N: int32(g.n), TwoD: flag(g.twoD)}))
+		return f.launch("gi_fft_mirror", g.n-g.half(), g.lines, core.Struct(&fftMirrorParams{D: dst.fs(), Lines: int32(g.lines), N: int32(g.n), TwoD: core.Flag(g.twoD)}))
 	case !j.cin && !j.inverse:
 		h, err := f.alloc(8 * g.lines * g.half())
 		if err != nil {
@@ -389,7 +381,7 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		if err := f.rfft(g, src, h); err != nil {
 			return err
 		}
-		p := core.Struct(&fftPackParams{H: h, Lines: int32(g.lines), N: int32(g.n), TwoD: flag(g.twoD), Dst: dst.fs(), Scale: float32(j.scale)})
+		p := core.Struct(&fftPackParams{H: h, Lines: int32(g.lines), N: int32(g.n), TwoD: core.Flag(g.twoD), Dst: dst.fs(), Scale: float32(j.scale)})
 		if j.cout {
 			return f.launch("gi_fft_pack_full", g.n, g.lines, p)
 		}
@@ -413,7 +405,7 @@ func cudaDFT(str core.Stream, j *dftJob) error {
 		return err
 	}
 	if err := f.launch("gi_fft_unpack", g.half(), g.lines, core.Struct(&fftUnpackParams{Src: src.fs(), Lines: int32(g.lines), N: int32(g.n),
-		TwoD: flag(g.twoD), Ccs: flag(!j.cin), H: h, Scale: float32(j.scale)})); err != nil {
+		TwoD: core.Flag(g.twoD), Ccs: core.Flag(!j.cin), H: h, Scale: float32(j.scale)})); err != nil {
 		return err
 	}
 	out := dst
@@ -452,7 +444,7 @@ func cudaMul(str core.Stream, j *mulJob) error {
 	g := j.g
 	a, b, d := sideOf(g, j.a), sideOf(g, j.b), sideOf(g, j.dst)
 	return launchFFT(j.a.Dev, str, "gi_fft_mul", g.n, g.lines, core.Struct(&fftMulParams{A: a.fs(), B: b.fs(), D: d.fs(),
-		Lines: int32(g.lines), N: int32(g.n), TwoD: flag(g.twoD), Cplx: flag(j.cplx), Conj: flag(j.conj), Scale: 1}))
+		Lines: int32(g.lines), N: int32(g.n), TwoD: core.Flag(g.twoD), Cplx: core.Flag(j.cplx), Conj: core.Flag(j.conj), Scale: 1}))
 }
 
 func cudaPolar(str core.Stream, d, x, y *core.State, mode int) error {
@@ -549,7 +541,7 @@ func cudaFilter(str core.Stream, j *filterJob) error {
 		sd := sideOf(g, st)
 		return sd, same && st.Depth == core.Depth32F && st.Chans == 1 && sd.aligned(4)
 	}
-	mask := &fftMaskParams{H: h, Lines: int32(g.lines), N: int32(g.n), Trans: flag(g.trans), P: int32(j.p)}
+	mask := &fftMaskParams{H: h, Lines: int32(g.lines), N: int32(g.n), Trans: core.Flag(g.trans), P: int32(j.p)}
 	if j.f != nil {
 		filterParams(j.f, mask)
 	}
@@ -633,7 +625,7 @@ func cudaSpectrum(str core.Stream, j *filterJob) error {
 		return err
 	}
 	if err := f.launch("gi_fft_logmag", g.n, g.lines, core.Struct(&fftLogMagParams{H: h, Lines: int32(g.lines), N: int32(g.n),
-		TwoD: flag(g.twoD), Out: plane, Mm: mm})); err != nil {
+		TwoD: core.Flag(g.twoD), Out: plane, Mm: mm})); err != nil {
 		return err
 	}
 	d := sideOf(g, j.dst)

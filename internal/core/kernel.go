@@ -53,8 +53,9 @@ func KernelAnchor(anchor image.Point, kw, kh int) (ax, ay int, err error) {
 	return ax, ay, nil
 }
 
-// Flag is 1 for true and 0 for false, as kernels take booleans.
-func Flag(b bool) int {
+// Flag is 1 for true and 0 for false, as the kernels' parameter structs take
+// booleans (int fields).
+func Flag(b bool) int32 {
 	if b {
 		return 1
 	}
