@@ -23,7 +23,48 @@ type jpegDevice struct {
 	hw       *nvjpeg.Handle // the decode engines (GPUIMG_NVJPEG_HW=on); nil: not asked for, or none
 	hwErr    error          // why hw is nil
 	decoders chan *decoder
-	encoders chan *nvjpeg.Encoder
+	encoders chan *encoder
+}
+
+// encoder is an nvJPEG encoder with the page-locked buffer its files are copied
+// out through (from device memory straight into pageable Go memory the copy is
+// staged by the driver, slower and serialised across threads).
+type encoder struct {
+	enc   *nvjpeg.Encoder
+	stage *gpuimage.HostBuffer
+}
+
+// encode encodes the pixels of s on the stream cs (handle h) and returns the file:
+// call it on the device's locked thread.
+func (e *encoder) encode(dev *gpuimage.Device, s *core.State, quality int, cs core.Stream, h uintptr) ([]byte, error) {
+	n, err := e.enc.Encode(s.Chans == 1, s.Ptr(), s.Pitch, s.Cols, s.Rows, quality, h)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	if e.stage == nil || e.stage.Len() < n {
+		if e.stage != nil {
+			e.stage.Close()
+		}
+		// A quarter more than this file, so that slightly larger ones fit too.
+		if e.stage, err = dev.NewHostBuffer(n + n/4); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.enc.Retrieve(e.stage.Bytes(), h); err != nil {
+		return nil, err
+	}
+	// Into page-locked memory the copy is asynchronous.
+	if err := cs.Sync(); err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), e.stage.Bytes()[:n]...), nil
+}
+
+func (e *encoder) close() error {
+	if e.stage != nil {
+		e.stage.Close()
+	}
+	return e.enc.Close()
 }
 
 // hwOn sends colour baseline files to the GPU's JPEG decode engines
@@ -109,7 +150,7 @@ func jpegFor(dev *gpuimage.Device) (*jpegDevice, error) {
 		jpegErr[dev] = fmt.Errorf("%s is not a CUDA device", dev.Name())
 		return nil, jpegErr[dev]
 	}
-	d := &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *nvjpeg.Encoder, statesPerDevice)}
+	d := &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *encoder, statesPerDevice)}
 	err := b.Do(func() error {
 		var err error
 		if d.h, err = nvjpeg.NewHandle(); err != nil {
@@ -156,26 +197,26 @@ func (d *jpegDevice) decoder() (*decoder, error) {
 }
 
 // encoder takes an encoder from the pool, or makes one on the stream.
-func (d *jpegDevice) encoder(stream uintptr) (*nvjpeg.Encoder, error) {
+func (d *jpegDevice) encoder(stream uintptr) (*encoder, error) {
 	select {
 	case enc := <-d.encoders:
 		return enc, nil
 	default:
 	}
-	var enc *nvjpeg.Encoder
+	enc := &encoder{}
 	err := d.b.Do(func() error {
 		var err error
-		enc, err = d.h.NewEncoder(stream)
+		enc.enc, err = d.h.NewEncoder(stream)
 		return err
 	})
 	return enc, err
 }
 
-func (d *jpegDevice) putEncoder(enc *nvjpeg.Encoder) {
+func (d *jpegDevice) putEncoder(enc *encoder) {
 	select {
 	case d.encoders <- enc:
 	default:
-		_ = d.b.Do(enc.Close)
+		_ = d.b.Do(enc.close)
 	}
 }
 
@@ -319,7 +360,7 @@ func cudaWarmJPEG(dev *gpuimage.Device, n int, sample []byte, info JPEGInfo) err
 	var (
 		mu   sync.Mutex
 		decs []*decoder
-		encs []*nvjpeg.Encoder
+		encs []*encoder
 		errs []error
 		wg   sync.WaitGroup
 	)
@@ -358,7 +399,7 @@ func cudaWarmJPEG(dev *gpuimage.Device, n int, sample []byte, info JPEGInfo) err
 		mu.Unlock()
 		s := core.StateOf(dst)
 		return d.b.Do(func() error {
-			_, err := enc.Encode(s.Chans == 1, s.Ptr(), s.Pitch, s.Cols, s.Rows, 90, h)
+			_, err := enc.encode(dev, s, 90, core.StreamOf(on), h)
 			return err
 		})
 	}
@@ -403,7 +444,7 @@ func cudaEncodeJPEG(src *gpuimage.Image, quality int, opts []gpuimage.Option) ([
 		defer d.putEncoder(enc)
 		return d.b.Do(func() error {
 			var err error
-			out, err = enc.Encode(s.Chans == 1, s.Ptr(), s.Pitch, s.Cols, s.Rows, quality, h)
+			out, err = enc.encode(src.Device(), s, quality, cs, h)
 			return err
 		})
 	})

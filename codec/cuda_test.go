@@ -116,7 +116,8 @@ func TestCUDAConcurrent(t *testing.T) {
 }
 
 // 4K photo-like JPEGs decoded and encoded by 16 goroutines, each on its own stream:
-// images/s is ops/s (ns/op over 16 workers).
+// images/s is ops/s (ns/op over 16 workers). GPUIMG_BENCH_JPEG=FILE uses that file
+// instead (to time the same file as a peer).
 func BenchmarkCUDADecodeJPEG4K(b *testing.B) { benchJPEG(b, true) }
 func BenchmarkCUDAEncodeJPEG4K(b *testing.B) { benchJPEG(b, false) }
 
@@ -124,6 +125,12 @@ func benchJPEG(b *testing.B, decode bool) {
 	gpu := tu.CUDA(b)
 	r := tu.Rand(b)
 	data := encodeGo(b, photo(r, 3840, 2160), 90)
+	if f := os.Getenv("GPUIMG_BENCH_JPEG"); f != "" {
+		var err error
+		if data, err = os.ReadFile(f); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.SetBytes(3840 * 2160 * 3)
 	b.ResetTimer()
 	var mu sync.Mutex

@@ -47,6 +47,8 @@ if [ "$part" = jpeg ]; then
   grep -E "^Benchmark" "$out/codec-bench.log"
   tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 8000000 ] 2>/dev/null && tmp=/dev/shm
   step jpeg-gen python3 bench/peers/batch_bench.py gen $tmp/gi-jpg 100 3840 2160 jpg
+  # torchvision's batched nvJPEG decode and encode of the same files.
+  step jpeg-torchvision bash -c "python3 bench/peers/torchvision_jpeg.py $tmp/gi-jpg 5 | tee '$out/jpeg-torchvision.json'"
   step jpeg-gpuimg bash -c "$cli run $tmp/gi-jpg -o $tmp/gi-jpg-out/ -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-jpeg-gpuimg.json' && cat '$out/batch-jpeg-gpuimg.json'"
   step jpeg-opencv bash -c "python3 bench/peers/batch_bench.py opencv $tmp/gi-jpg $tmp/gi-jpg-cv 16 | tee '$out/batch-jpeg-opencv.json'"
   step jpeg-gpuimg-go bash -c "GPUIMG_NVJPEG=off $cli run $tmp/gi-jpg -o $tmp/gi-jpg-go/ -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-jpeg-gpuimg-go.json' && cat '$out/batch-jpeg-gpuimg-go.json'"

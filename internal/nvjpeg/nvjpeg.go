@@ -364,6 +364,7 @@ type Encoder struct {
 	st     unsafe.Pointer
 	params unsafe.Pointer
 	q, css int
+	n      int // the last file's length
 }
 
 // NewEncoder creates an encoder state on the stream.
@@ -388,15 +389,15 @@ func (e *Encoder) Close() error {
 
 // Encode encodes width x height pixels at src (rows pitch bytes apart): interleaved
 // BGR with 4:2:0 chroma (libjpeg's default), or gray. It waits for the stream and
-// returns the file's bytes.
-func (e *Encoder) Encode(gray bool, src uintptr, pitch, width, height, quality int, stream uintptr) ([]byte, error) {
+// returns the file's length; Retrieve copies the file out.
+func (e *Encoder) Encode(gray bool, src uintptr, pitch, width, height, quality int, stream uintptr) (int, error) {
 	css := CSS420
 	if gray {
 		css = CSSGray
 	}
 	if quality != e.q || css != e.css {
 		if r := C.gi_nvjpeg_set_quality(e.params, C.int(quality), C.int(css), C.size_t(stream)); r != 0 {
-			return nil, statusError("nvjpegEncoderParamsSetQuality", r)
+			return 0, statusError("nvjpegEncoderParamsSetQuality", r)
 		}
 		e.q, e.css = quality, css
 	}
@@ -405,17 +406,29 @@ func (e *Encoder) Encode(gray bool, src uintptr, pitch, width, height, quality i
 		g = 1
 	}
 	if r := C.gi_nvjpeg_encode(e.h.h, e.st, e.params, g, C.size_t(src), C.size_t(pitch), C.int(width), C.int(height), C.size_t(stream)); r != 0 {
-		return nil, statusError("nvjpegEncodeImage", r)
+		return 0, statusError("nvjpegEncodeImage", r)
 	}
 	var n C.size_t
 	if r := C.gi_nvjpeg_retrieve(e.h.h, e.st, nil, &n, C.size_t(stream)); r != 0 {
-		return nil, statusError("nvjpegEncodeRetrieveBitstream", r)
+		return 0, statusError("nvjpegEncodeRetrieveBitstream", r)
 	}
-	out := make([]byte, int(n))
-	if n > 0 {
-		if r := C.gi_nvjpeg_retrieve(e.h.h, e.st, unsafe.Pointer(&out[0]), &n, C.size_t(stream)); r != 0 {
-			return nil, statusError("nvjpegEncodeRetrieveBitstream", r)
-		}
+	e.n = int(n)
+	return int(n), nil
+}
+
+// Retrieve copies the last encoded file into dst, which must hold its length (from
+// Encode); page-locked memory takes it fastest, but asynchronously: synchronise the
+// stream before reading it then.
+func (e *Encoder) Retrieve(dst []byte, stream uintptr) error {
+	if e.n == 0 {
+		return nil
 	}
-	return out[:int(n)], nil
+	if len(dst) < e.n {
+		return fmt.Errorf("nvJPEG: the encoded file is %d bytes, the buffer %d", e.n, len(dst))
+	}
+	n := C.size_t(e.n)
+	if r := C.gi_nvjpeg_retrieve(e.h.h, e.st, unsafe.Pointer(&dst[0]), &n, C.size_t(stream)); r != 0 {
+		return statusError("nvjpegEncodeRetrieveBitstream", r)
+	}
+	return nil
 }
