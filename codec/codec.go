@@ -10,9 +10,13 @@ package codec
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -65,6 +69,99 @@ func DecodeJPEG(dev *gpuimage.Device, data []byte, dst *gpuimage.Image, opts ...
 		return fmt.Errorf("codec.DecodeJPEG: %w", err)
 	}
 	return wrap("codec.DecodeJPEG", dst.Upload(pix, opts...))
+}
+
+// DecodeJPEGs decodes a batch of JPEG files, datas[i] into dsts[i] (distinct
+// images, allocated or reallocated as DecodeJPEG does), with the pixels DecodeJPEG gives each, and
+// returns when all are ready. It is faster than DecodeJPEG file by file: on a
+// CUDA device the GPU's JPEG decode engines (A100, H100, ...) take the baseline
+// colour files in batched calls while every CPU decodes the others with nvJPEG
+// (all of them on GPUs without engines); on the CPU device every CPU decodes files
+// at once. A bad file does
+// not stop the others: the error joins one error per bad file, naming its index.
+func DecodeJPEGs(dev *gpuimage.Device, datas [][]byte, dsts []*gpuimage.Image) error {
+	if dev == nil {
+		return fmt.Errorf("codec.DecodeJPEGs: %w", gpuimage.ErrNil)
+	}
+	if len(datas) != len(dsts) {
+		return fmt.Errorf("codec.DecodeJPEGs: %d files for %d images", len(datas), len(dsts))
+	}
+	n := len(datas)
+	infos := make([]JPEGInfo, n)
+	errs := make([]error, n)
+	forEach(n, func(i int) {
+		info, err := ParseJPEG(datas[i])
+		if err == nil {
+			err = checkSize("JPEG", info.Width, info.Height)
+		}
+		if err == nil && dsts[i] == nil {
+			err = gpuimage.ErrNil
+		}
+		if err == nil && core.StateOf(dsts[i]).Closed {
+			err = gpuimage.ErrClosed
+		}
+		infos[i], errs[i] = info, err
+	})
+	done := make([]bool, n) // decoded, or refused with errs[i]
+	for i := range done {
+		done[i] = errs[i] != nil
+	}
+	if dev.IsCUDA() {
+		var at []int
+		for i := range datas {
+			if !done[i] {
+				at = append(at, i)
+			}
+		}
+		bd, be := cudaDecodeJPEGs(dev, pick(datas, at), pick(infos, at), pick(dsts, at))
+		for k, i := range at {
+			done[i], errs[i] = bd[k] || be[k] != nil, be[k]
+		}
+	}
+	// What nvJPEG declines (or everything, on the CPU device) is decoded in Go.
+	forEach(n, func(i int) {
+		if done[i] {
+			return
+		}
+		if err := DecodeJPEG(dev, datas[i], dsts[i]); err != nil {
+			errs[i] = err
+			if inner := errors.Unwrap(err); inner != nil {
+				errs[i] = inner // without DecodeJPEG's prefix
+			}
+		}
+	})
+	var all []error
+	for i, err := range errs {
+		if err != nil {
+			all = append(all, fmt.Errorf("codec.DecodeJPEGs: file %d: %w", i, err))
+		}
+	}
+	return errors.Join(all...)
+}
+
+// pick returns s[at[0]], s[at[1]], ...
+func pick[T any](s []T, at []int) []T {
+	out := make([]T, len(at))
+	for k, i := range at {
+		out[k] = s[i]
+	}
+	return out
+}
+
+// forEach calls fn(0) ... fn(n-1) on GOMAXPROCS goroutines.
+func forEach(n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(n, runtime.GOMAXPROCS(0)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // WarmJPEG readies dev for n goroutines decoding and encoding JPEGs like sample

@@ -163,3 +163,134 @@ func psnr(a, b []byte) float64 {
 	}
 	return 10 * math.Log10(255*255/(se/float64(len(a))))
 }
+
+// checkDecodeJPEGs decodes a batch of files (good ones of every kind, n more photos,
+// and bad ones among them) with DecodeJPEGs into poisoned and empty images on dev:
+// the good files get DecodeJPEGPixels' pixels (within nvJPEG's IDCT rounding:
+// at most 6, under 0.5% beyond ±3), each bad one an error naming its index. It
+// returns the largest difference from decoding the files one by one.
+func checkDecodeJPEGs(t *testing.T, dev *gpuimage.Device, n int) int {
+	r := tu.Rand(t)
+	var names []string
+	var datas [][]byte
+	for name, data := range jpegs(t, r) {
+		names, datas = append(names, name), append(datas, data)
+	}
+	for i := 0; i < n; i++ {
+		names, datas = append(names, "photo "+itoa(i)), append(datas, encodeGo(t, photo(r, 451-i, 300), 90))
+	}
+	bad := map[int]string{}
+	insert := func(at int, name string, data []byte) {
+		names = append(names[:at], append([]string{name}, names[at:]...)...)
+		datas = append(datas[:at], append([][]byte{data}, datas[at:]...)...)
+		bad[at] = name
+	}
+	insert(2, "truncated", encodeGo(t, photo(r, 40, 30), 90)[:300])
+	insert(len(datas)-1, "not a jpeg", []byte("not a jpeg"))
+	// Scrambled entropy-coded data with intact markers: decoders may give an error
+	// or grey blocks (libjpeg warns and goes on); either way the others decode.
+	scrambled := encodeGo(t, photo(r, 64, 48), 90)
+	sos := bytes.Index(scrambled, []byte{0xff, 0xda})
+	for k := sos + 20; k < len(scrambled)-10; k += 3 {
+		scrambled[k] = byte(r.Intn(255)) // never 0xff: no new markers
+	}
+	names, datas = append(names, "scrambled"), append(datas, scrambled)
+	neutral := len(datas) - 1
+	dsts := make([]*gpuimage.Image, len(datas))
+	for i, data := range datas {
+		info, err := codec.ParseJPEG(data)
+		if err != nil || i%3 == 0 {
+			dsts[i] = &gpuimage.Image{} // allocated by the call
+			continue
+		}
+		dsts[i] = tu.Poisoned(t, dev, info.Height, info.Width, gpuimage.MakeType(gpuimage.Depth8U, info.Components))
+	}
+	defer func() {
+		for _, im := range dsts {
+			im.Close()
+		}
+	}()
+	err := codec.DecodeJPEGs(dev, datas, dsts)
+	if err == nil {
+		t.Fatalf("a batch with bad files decoded without an error")
+	}
+	for i := range datas {
+		mentioned := strings.Contains(err.Error(), "file "+itoa(i)+":")
+		if i == neutral {
+			t.Logf("scrambled file: an error %v", mentioned)
+			continue
+		}
+		if _, isBad := bad[i]; isBad != mentioned {
+			t.Errorf("%s (file %d): bad %v, named in the error %v: %v", names[i], i, isBad, mentioned, err)
+		}
+	}
+	worst := 0
+	for i, data := range datas {
+		if _, isBad := bad[i]; isBad || i == neutral {
+			continue
+		}
+		want, cn, err := codec.DecodeJPEGPixels(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dsts[i].Channels() != cn {
+			t.Errorf("%s: %d channels, want %d", names[i], dsts[i].Channels(), cn)
+			continue
+		}
+		got := tu.Bytes(t, dsts[i])
+		maxd, over := 0, 0
+		for k := range got {
+			d := int(got[k]) - int(want[k])
+			maxd, over = max(maxd, d, -d), over+b2i(d > 3 || d < -3)
+		}
+		if maxd > 6 || over*200 > len(got) {
+			t.Errorf("%s: DecodeJPEGs differs from the Go decoder by up to %d (%d values beyond ±3)", names[i], maxd, over)
+		}
+		var one gpuimage.Image
+		if err := codec.DecodeJPEG(dev, data, &one); err != nil {
+			t.Fatal(err)
+		}
+		single := tu.Bytes(t, &one)
+		one.Close()
+		for k := range got {
+			d := int(got[k]) - int(single[k])
+			worst = max(worst, d, -d)
+		}
+	}
+	if err := codec.DecodeJPEGs(dev, datas[:2], dsts[:1]); err == nil {
+		t.Errorf("2 files for 1 image accepted")
+	}
+	if err := codec.DecodeJPEGs(nil, datas[:1], dsts[:1]); err == nil {
+		t.Errorf("nil device accepted")
+	}
+	if err := codec.DecodeJPEGs(dev, datas[:1], []*gpuimage.Image{nil}); err == nil {
+		t.Errorf("nil image accepted")
+	}
+	return worst
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// On the CPU device DecodeJPEGs is DecodeJPEG file by file.
+func TestDecodeJPEGsCPU(t *testing.T) {
+	if d := checkDecodeJPEGs(t, gpuimage.CPU(), 3); d != 0 {
+		t.Errorf("DecodeJPEGs differs from DecodeJPEG by up to %d", d)
+	}
+}
+
+// BenchmarkParseJPEG4K walks a 4K photo-like file's markers and entropy-coded data.
+func BenchmarkParseJPEG4K(b *testing.B) {
+	data := encodeGo(b, photo(tu.Rand(b), 3840, 2160), 90)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := codec.ParseJPEG(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

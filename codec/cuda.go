@@ -24,6 +24,10 @@ type jpegDevice struct {
 	hwErr    error          // why hw is nil
 	decoders chan *decoder
 	encoders chan *encoder
+	batches  chan *nvjpeg.Decoder // batched states on the engines, for DecodeJPEGs
+
+	enginesOnce sync.Once
+	engines     *nvjpeg.Handle // the JPEG decode engines for DecodeJPEGs; nil: none
 }
 
 // encoder is an nvJPEG encoder with the page-locked buffer its files are copied
@@ -78,12 +82,17 @@ var hwOn = os.Getenv("GPUIMG_NVJPEG_HW") == "on"
 // completes when the last decode's device work has: the state and the planes are
 // reused only after it (the next caller may be on another stream).
 type decoder struct {
-	st            *nvjpeg.Decoder
-	hw            *nvjpeg.Decoder // a batched state on the hardware back end, made on first use
-	hwFailed      bool            // making it failed: the hybrid back end decodes
+	st       *nvjpeg.Decoder
+	hw       *nvjpeg.Decoder // a batched state on the hardware back end, made on first use
+	hwFailed bool            // making it failed: the hybrid back end decodes
+	yccPlanes
+	done core.Event
+}
+
+// yccPlanes are the planes a colour file is decoded into before gi_jpeg_ycc_bgr.
+type yccPlanes struct {
 	y, cb, cr     *gpuimage.Image
 	ycols, chroma [2]int
-	done          core.Event
 }
 
 // wait waits for the decoder's last use to complete.
@@ -98,7 +107,7 @@ func (dec *decoder) wait() error {
 }
 
 // planes (re)allocates the Y plane at w x h and the chroma planes at cw x ch.
-func (dec *decoder) planes(dev *gpuimage.Device, w, h, cw, ch int) error {
+func (dec *yccPlanes) planes(dev *gpuimage.Device, w, h, cw, ch int) error {
 	if dec.y != nil && dec.ycols == [2]int{w, h} && dec.chroma == [2]int{cw, ch} {
 		return nil
 	}
@@ -117,7 +126,7 @@ func (dec *decoder) planes(dev *gpuimage.Device, w, h, cw, ch int) error {
 	return nil
 }
 
-func (dec *decoder) closePlanes() {
+func (dec *yccPlanes) closePlanes() {
 	for _, im := range []*gpuimage.Image{dec.y, dec.cb, dec.cr} {
 		im.Close()
 	}
@@ -150,7 +159,8 @@ func jpegFor(dev *gpuimage.Device) (*jpegDevice, error) {
 		jpegErr[dev] = fmt.Errorf("%s is not a CUDA device", dev.Name())
 		return nil, jpegErr[dev]
 	}
-	d := &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *encoder, statesPerDevice)}
+	d := &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *encoder, statesPerDevice),
+		batches: make(chan *nvjpeg.Decoder, batchStates)}
 	err := b.Do(func() error {
 		var err error
 		if d.h, err = nvjpeg.NewHandle(); err != nil {
@@ -269,6 +279,21 @@ func cudaDecodeJPEG(dev *gpuimage.Device, data []byte, info JPEGInfo, dst *gpuim
 	return d.decode(dec, data, info, hv, dst, opts)
 }
 
+// nvPlanes are the planes as nvJPEG takes them.
+func (p *yccPlanes) nvPlanes() []nvjpeg.Plane {
+	y, cb, cr := core.StateOf(p.y), core.StateOf(p.cb), core.StateOf(p.cr)
+	return []nvjpeg.Plane{{Ptr: y.Ptr(), Pitch: y.Pitch}, {Ptr: cb.Ptr(), Pitch: cb.Pitch}, {Ptr: cr.Ptr(), Pitch: cr.Pitch}}
+}
+
+// toBGR converts the planes (chroma subsampled by hv) into dst on cs as libjpeg-turbo
+// does (kernels/jpeg.cu).
+func (p *yccPlanes) toBGR(cs core.Stream, s *core.State, hv [2]int) error {
+	y, cb, cr := core.StateOf(p.y), core.StateOf(p.cb), core.StateOf(p.cr)
+	return s.Dev.Launch(cs, "gi_jpeg_ycc_bgr", core.Grid(s.Cols, s.Rows, 128), [3]int{128, 1, 1}, 0,
+		core.Struct(&jpegYccParams{Yp: y.Ptr(), Ypitch: int32(y.Pitch), Cb: cb.Ptr(), Cr: cr.Ptr(), Cpitch: int32(cb.Pitch), Dst: s.Ptr(),
+			Dpitch: int32(s.Pitch), Rows: int32(s.Rows), Cols: int32(s.Cols), Cw: int32(p.chroma[0]), Ch: int32(p.chroma[1]), Hs: int32(hv[0]), Vs: int32(hv[1])}))
+}
+
 // decode decodes data with dec into dst, already allocated as the file's size and
 // type; hv is the chroma subsampling of a colour file.
 func (d *jpegDevice) decode(dec *decoder, data []byte, info JPEGInfo, hv [2]int, dst *gpuimage.Image, opts []gpuimage.Option) (bool, error) {
@@ -298,16 +323,15 @@ func (d *jpegDevice) decode(dec *decoder, data []byte, info JPEGInfo, hv [2]int,
 			dec.done, err = cs.Record()
 			return err
 		}
-		y, cb, cr := core.StateOf(dec.y), core.StateOf(dec.cb), core.StateOf(dec.cr)
-		planes := []nvjpeg.Plane{{Ptr: y.Ptr(), Pitch: y.Pitch}, {Ptr: cb.Ptr(), Pitch: cb.Pitch}, {Ptr: cr.Ptr(), Pitch: cr.Pitch}}
+		planes := dec.nvPlanes()
 		if err := d.b.Do(func() error {
 			if d.hw != nil && !info.Progressive {
 				if dec.hw == nil && !dec.hwFailed {
 					var err error
-					dec.hw, err = d.hw.NewBatchedDecoder(nvjpeg.OutputYUV)
+					dec.hw, err = d.hw.NewBatchedDecoder(nvjpeg.OutputYUV, 1)
 					dec.hwFailed = err != nil
 				}
-				if dec.hw != nil && dec.hw.DecodeBatched(data, planes, h) == nil {
+				if dec.hw != nil && dec.hw.DecodeBatched([][]byte{data}, [][]nvjpeg.Plane{planes}, h) == nil {
 					return nil
 				}
 				// The engines decline some files (restart intervals, odd sizes,
@@ -317,9 +341,7 @@ func (d *jpegDevice) decode(dec *decoder, data []byte, info JPEGInfo, hv [2]int,
 		}); err != nil {
 			return err
 		}
-		if err := s.Dev.Launch(cs, "gi_jpeg_ycc_bgr", core.Grid(s.Cols, s.Rows, 128), [3]int{128, 1, 1}, 0,
-			core.Struct(&jpegYccParams{Yp: y.Ptr(), Ypitch: int32(y.Pitch), Cb: cb.Ptr(), Cr: cr.Ptr(), Cpitch: int32(cb.Pitch), Dst: s.Ptr(),
-				Dpitch: int32(s.Pitch), Rows: int32(s.Rows), Cols: int32(s.Cols), Cw: int32(cw), Ch: int32(ch), Hs: int32(hv[0]), Vs: int32(hv[1])})); err != nil {
+		if err := dec.yccPlanes.toBGR(cs, s, hv); err != nil {
 			return err
 		}
 		dec.done, err = cs.Record()

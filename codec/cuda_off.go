@@ -17,3 +17,7 @@ func cudaWarmJPEG(*gpuimage.Device, int, []byte, JPEGInfo) error { return nil }
 
 // JPEGBackend says how JPEG files are decoded and encoded on dev.
 func JPEGBackend(dev *gpuimage.Device) string { return "Go (image/jpeg): this build has no CUDA" }
+
+func cudaDecodeJPEGs(_ *gpuimage.Device, datas [][]byte, _ []JPEGInfo, _ []*gpuimage.Image) ([]bool, []error) {
+	return make([]bool, len(datas)), make([]error, len(datas))
+}

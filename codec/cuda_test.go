@@ -225,3 +225,45 @@ func TestCUDAJPEGStartup(t *testing.T) {
 		}
 	}
 }
+
+// DecodeJPEGs on the GPU: small batches and one of several chunks for the JPEG
+// decode engines (where the GPU has them), with CPU workers decoding at once.
+func TestCUDADecodeJPEGs(t *testing.T) {
+	gpu := tu.CUDA(t)
+	for _, n := range []int{0, 3, 60} {
+		d := checkDecodeJPEGs(t, gpu, n)
+		t.Logf("%d more photos: DecodeJPEGs against DecodeJPEG file by file: max diff %d", n, d)
+	}
+}
+
+// BenchmarkCUDADecodeJPEGs4K decodes batches of 100 4K photo-like files in one
+// call (as torchvision's decode_jpeg of a list does), reporting images/s.
+func BenchmarkCUDADecodeJPEGs4K(b *testing.B) {
+	gpu := tu.CUDA(b)
+	r := tu.Rand(b)
+	data := encodeGo(b, photo(r, 3840, 2160), 90)
+	if f := os.Getenv("GPUIMG_BENCH_JPEG"); f != "" {
+		var err error
+		if data, err = os.ReadFile(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const n = 100
+	datas := make([][]byte, n)
+	dsts := make([]*gpuimage.Image, n)
+	for i := range datas {
+		datas[i], dsts[i] = data, &gpuimage.Image{}
+		defer dsts[i].Close()
+	}
+	if err := codec.DecodeJPEGs(gpu, datas, dsts); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(n * 3840 * 2160 * 3)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := codec.DecodeJPEGs(gpu, datas, dsts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "images/s")
+}

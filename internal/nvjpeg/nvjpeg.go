@@ -15,6 +15,7 @@ package nvjpeg
 #cgo LDFLAGS: -ldl
 #include "../dl/dl.h"
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct { unsigned char* channel[4]; size_t pitch[4]; } gi_image;
@@ -98,19 +99,28 @@ static int gi_nvjpeg_decode(void* h, void* s, const void* data, size_t n, int fm
 	gi_image im = gi_planes(d0, p0, d1, p1, d2, p2);
 	return p_decode(h, s, (const unsigned char*)data, n, fmt, &im, (void*)stream);
 }
-// gi_nvjpeg_batched_state makes a state for batches of one image in fmt.
-static int gi_nvjpeg_batched_state(void* h, void** s, int fmt) {
+// gi_nvjpeg_batched_state makes a state for batches of n images in fmt.
+static int gi_nvjpeg_batched_state(void* h, void** s, int n, int fmt) {
 	int r = p_state_create(h, s);
 	if (r) return r;
-	r = p_batched_init(h, *s, 1, 1, fmt);
+	r = p_batched_init(h, *s, n, 1, fmt);
 	if (r) { p_state_destroy(*s); *s = NULL; }
 	return r;
 }
-static int gi_nvjpeg_decode_batched(void* h, void* s, const void* data, size_t n,
-                                    size_t d0, size_t p0, size_t d1, size_t p1, size_t d2, size_t p2, size_t stream) {
-	gi_image im = gi_planes(d0, p0, d1, p1, d2, p2);
-	const unsigned char* d = (const unsigned char*)data;
-	return p_batched(h, s, &d, &n, &im, (void*)stream);
+static int gi_nvjpeg_batched_init(void* h, void* s, int n, int fmt) { return p_batched_init(h, s, n, 1, fmt); }
+// gi_nvjpeg_decode_batched decodes n files (data[i], len[i]) into n images of up
+// to three planes each (planes[6i..6i+5]: address, pitch, address, pitch, ...).
+static int gi_nvjpeg_decode_batched(void* h, void* s, int n, const unsigned char* const* data, const size_t* len,
+                                    const size_t* planes, size_t stream) {
+	gi_image* im = (gi_image*)calloc(n, sizeof(gi_image));
+	if (!im) return 5;
+	for (int i = 0; i < n; i++) {
+		const size_t* p = planes + 6 * i;
+		im[i] = gi_planes(p[0], p[1], p[2], p[3], p[4], p[5]);
+	}
+	int r = p_batched(h, s, data, len, im, (void*)stream);
+	free(im);
+	return r;
 }
 static int gi_nvjpeg_encoder_create(void* h, void** st, void** params, int quality, int css, size_t stream) {
 	int r = p_enc_state_create(h, st, (void*)stream);
@@ -150,6 +160,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -274,8 +285,9 @@ func (h *Handle) Info(data []byte) (Info, error) {
 
 // Decoder holds the state of one decode at a time.
 type Decoder struct {
-	h  *Handle
-	st unsafe.Pointer
+	h             *Handle
+	st            unsafe.Pointer
+	batch, format int // a batched state's batch size and output format
 }
 
 // NewDecoder creates a decoder state.
@@ -331,28 +343,50 @@ func (d *Decoder) Decode(data []byte, format int, planes []Plane, stream uintptr
 	return nil
 }
 
-// NewBatchedDecoder creates a decoder state for the batched API (one image a
-// batch) with a fixed output format: the hardware back end decodes only this way.
-func (h *Handle) NewBatchedDecoder(format int) (*Decoder, error) {
-	d := &Decoder{h: h}
-	if r := C.gi_nvjpeg_batched_state(h.h, &d.st, C.int(format)); r != 0 {
+// NewBatchedDecoder creates a decoder state for the batched API, for batches of n
+// images in a fixed output format (the hardware back end decodes only this way).
+func (h *Handle) NewBatchedDecoder(format, n int) (*Decoder, error) {
+	d := &Decoder{h: h, batch: n, format: format}
+	if r := C.gi_nvjpeg_batched_state(h.h, &d.st, C.int(n), C.int(format)); r != 0 {
 		return nil, statusError("nvjpegDecodeBatchedInitialize", r)
 	}
 	return d, nil
 }
 
-// DecodeBatched decodes data, a batch of one image, with a state from
-// NewBatchedDecoder into device planes in that state's output format.
-func (d *Decoder) DecodeBatched(data []byte, planes []Plane, stream uintptr) error {
-	if len(data) == 0 || len(planes) == 0 {
-		return ErrBadJPEG
+// DecodeBatched decodes files with a state from NewBatchedDecoder, each into its
+// device planes (planes[i] for data[i]) in the state's output format, all on the
+// stream. The files are read during the call only; the planes are written until the
+// stream's work completes.
+func (d *Decoder) DecodeBatched(data [][]byte, planes [][]Plane, stream uintptr) error {
+	n := len(data)
+	if n == 0 || len(planes) != n {
+		return fmt.Errorf("nvJPEG: %d files for %d destinations", n, len(planes))
 	}
-	var p [3]Plane
-	copy(p[:], planes)
-	r := C.gi_nvjpeg_decode_batched(d.h.h, d.st, unsafe.Pointer(&data[0]), C.size_t(len(data)),
-		C.size_t(p[0].Ptr), C.size_t(p[0].Pitch), C.size_t(p[1].Ptr), C.size_t(p[1].Pitch),
-		C.size_t(p[2].Ptr), C.size_t(p[2].Pitch), C.size_t(stream))
-	if r != 0 {
+	if n != d.batch {
+		if r := C.gi_nvjpeg_batched_init(d.h.h, d.st, C.int(n), C.int(d.format)); r != 0 {
+			return statusError("nvjpegDecodeBatchedInitialize", r)
+		}
+		d.batch = n
+	}
+	// The file addresses go into C memory: pin the files while nvJPEG reads them.
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	ptrs := unsafe.Slice((**C.uchar)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(uintptr(0))))), n)
+	defer C.free(unsafe.Pointer(&ptrs[0]))
+	lens := make([]C.size_t, n)
+	pl := make([]C.size_t, 6*n)
+	for i, b := range data {
+		if len(b) == 0 || len(planes[i]) == 0 {
+			return fmt.Errorf("file %d: %w", i, ErrBadJPEG)
+		}
+		pin.Pin(&b[0])
+		ptrs[i] = (*C.uchar)(unsafe.Pointer(&b[0]))
+		lens[i] = C.size_t(len(b))
+		for j, p := range planes[i][:min(len(planes[i]), 3)] {
+			pl[6*i+2*j], pl[6*i+2*j+1] = C.size_t(p.Ptr), C.size_t(p.Pitch)
+		}
+	}
+	if r := C.gi_nvjpeg_decode_batched(d.h.h, d.st, C.int(n), &ptrs[0], &lens[0], &pl[0], C.size_t(stream)); r != 0 {
 		return statusError("nvjpegDecodeBatched", r)
 	}
 	return nil
