@@ -15,6 +15,7 @@ import (
 	"image"
 	"image/jpeg"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -72,13 +73,13 @@ func DecodeJPEG(dev *gpuimage.Device, data []byte, dst *gpuimage.Image, opts ...
 }
 
 // DecodeJPEGs decodes a batch of JPEG files, datas[i] into dsts[i] (distinct
-// images, allocated or reallocated as DecodeJPEG does), with the pixels DecodeJPEG gives each, and
-// returns when all are ready. It is faster than DecodeJPEG file by file: on a
-// CUDA device the GPU's JPEG decode engines (A100, H100, ...) take the baseline
-// colour files in batched calls while every CPU decodes the others with nvJPEG
-// (all of them on GPUs without engines); on the CPU device every CPU decodes files
-// at once. A bad file does
-// not stop the others: the error joins one error per bad file, naming its index.
+// images, allocated or reallocated as DecodeJPEG does), with the pixels DecodeJPEG
+// gives each, and returns when all are ready. It is faster than DecodeJPEG file by
+// file: on a CUDA device the GPU's JPEG decode engines (A100, H100, ...) take the
+// baseline colour files in batched calls while every CPU decodes the others with
+// nvJPEG (all of them on GPUs without engines); on the CPU device every CPU
+// decodes files at once. A bad file does not stop the others: the error is then a
+// *BatchError with each file's error, which names the file's index.
 func DecodeJPEGs(dev *gpuimage.Device, datas [][]byte, dsts []*gpuimage.Image) error {
 	if dev == nil {
 		return fmt.Errorf("codec.DecodeJPEGs: %w", gpuimage.ErrNil)
@@ -130,13 +131,45 @@ func DecodeJPEGs(dev *gpuimage.Device, datas [][]byte, dsts []*gpuimage.Image) e
 			}
 		}
 	})
-	var all []error
 	for i, err := range errs {
 		if err != nil {
-			all = append(all, fmt.Errorf("codec.DecodeJPEGs: file %d: %w", i, err))
+			errs[i] = fmt.Errorf("codec.DecodeJPEGs: file %d: %w", i, err)
 		}
 	}
-	return errors.Join(all...)
+	for _, err := range errs {
+		if err != nil {
+			return &BatchError{Errs: errs}
+		}
+	}
+	return nil
+}
+
+// BatchError is the error of a batch call in which some files failed: Errs[i] is
+// file i's error (nil for the files that succeeded).
+type BatchError struct {
+	Errs []error
+}
+
+// Error lists the failed files' errors, one a line.
+func (e *BatchError) Error() string {
+	var lines []string
+	for _, err := range e.Errs {
+		if err != nil {
+			lines = append(lines, err.Error())
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns the failed files' errors (for errors.Is and errors.As).
+func (e *BatchError) Unwrap() []error {
+	var errs []error
+	for _, err := range e.Errs {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // pick returns s[at[0]], s[at[1]], ...

@@ -3,6 +3,7 @@ package codec_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -211,8 +212,14 @@ func checkDecodeJPEGs(t *testing.T, dev *gpuimage.Device, n int) int {
 		}
 	}()
 	err := codec.DecodeJPEGs(dev, datas, dsts)
-	if err == nil {
-		t.Fatalf("a batch with bad files decoded without an error")
+	var be *codec.BatchError
+	if !errors.As(err, &be) || len(be.Errs) != len(datas) {
+		t.Fatalf("a batch with bad files: %v, want a *BatchError of %d errors", err, len(datas))
+	}
+	for i, e := range be.Errs {
+		if (e != nil) != strings.Contains(err.Error(), "file "+itoa(i)+":") {
+			t.Errorf("file %d: Errs %v, but the message says otherwise", i, e)
+		}
 	}
 	for i := range datas {
 		mentioned := strings.Contains(err.Error(), "file "+itoa(i)+":")

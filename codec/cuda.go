@@ -483,9 +483,33 @@ func JPEGBackend(dev *gpuimage.Device) string {
 	}
 	name, ver, _ := nvjpeg.Load()
 	d, _ := jpegFor(dev)
-	engines := "colour baseline files on the GPU's JPEG decode engines"
+	engines := "DecodeJPEG decodes colour baseline files on the GPU's JPEG decode engines"
 	if d.hw == nil {
-		engines = fmt.Sprintf("the JPEG decode engines unused (%v)", d.hwErr)
+		engines = fmt.Sprintf("DecodeJPEG leaves the JPEG decode engines unused (%v)", d.hwErr)
 	}
-	return fmt.Sprintf("nvJPEG %s (%s), %s; CMYK and other kinds nvJPEG declines are decoded in Go", ver, name, engines)
+	batches := "DecodeJPEGs decodes batches with the CPUs (no JPEG decode engines)"
+	if JPEGEngines(dev) {
+		batches = "DecodeJPEGs hands batches' colour baseline files to the JPEG decode engines"
+	} else if !enginesInBatches {
+		batches = "DecodeJPEGs decodes batches with the CPUs (GPUIMG_NVJPEG_BATCH=off)"
+	}
+	return fmt.Sprintf("nvJPEG %s (%s); %s; %s; CMYK and other kinds nvJPEG declines are decoded in Go", ver, name, engines, batches)
+}
+
+// JPEGEngines says whether DecodeJPEGs decodes on dev's JPEG decode engines (an
+// A100, H100 or other GPU that has them, unless GPUIMG_NVJPEG_BATCH=off).
+func JPEGEngines(dev *gpuimage.Device) bool {
+	if dev == nil || !dev.IsCUDA() || !enginesInBatches {
+		return false
+	}
+	d, err := jpegFor(dev)
+	if err != nil {
+		return false
+	}
+	st, err := d.batchState()
+	if err != nil {
+		return false
+	}
+	d.putBatchState(st)
+	return true
 }

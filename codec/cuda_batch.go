@@ -83,7 +83,7 @@ func cudaDecodeJPEGs(dev *gpuimage.Device, datas [][]byte, infos []JPEGInfo, dst
 	// The engines' share: colour baseline files of a subsampling they know.
 	hvs := make([][2]int, n)
 	var st *nvjpeg.Decoder
-	if enginesInBatches && n > 1 {
+	if enginesInBatches {
 		if st, err = d.batchState(); err == nil {
 			defer d.putBatchState(st)
 			forEach(n, func(i int) {

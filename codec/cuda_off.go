@@ -21,3 +21,7 @@ func JPEGBackend(dev *gpuimage.Device) string { return "Go (image/jpeg): this bu
 func cudaDecodeJPEGs(_ *gpuimage.Device, datas [][]byte, _ []JPEGInfo, _ []*gpuimage.Image) ([]bool, []error) {
 	return make([]bool, len(datas)), make([]error, len(datas))
 }
+
+// JPEGEngines says whether DecodeJPEGs decodes on dev's JPEG decode engines: never
+// in this build.
+func JPEGEngines(dev *gpuimage.Device) bool { return false }

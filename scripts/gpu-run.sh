@@ -43,7 +43,7 @@ if [ "$part" = jpeg ]; then
   # then 100 such files through the CLI's 3-step pipeline against OpenCV on 16
   # threads, and the CLI with its Go codecs (GPUIMG_NVJPEG=off), in the same run;
   # then 40 PNGs through the same pipeline against OpenCV.
-  step codec-bench bash -c "cd codec && '$root/.gpu/tests/codec.test' -test.run XXX -test.bench CUDA -test.benchtime 400x -test.timeout 150s"
+  step codec-bench bash -c "cd codec && '$root/.gpu/tests/codec.test' -test.run XXX -test.bench 'CUDA(De|En)codeJPEG4K' -test.benchtime 400x -test.timeout 150s && '$root/.gpu/tests/codec.test' -test.run XXX -test.bench 'CUDADecodeJPEGs4K' -test.benchtime 10x && GPUIMG_NVJPEG_BATCH=off '$root/.gpu/tests/codec.test' -test.run XXX -test.bench 'CUDADecodeJPEGs4K' -test.benchtime 10x"
   grep -E "^Benchmark" "$out/codec-bench.log"
   tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 8000000 ] 2>/dev/null && tmp=/dev/shm
   step jpeg-gen python3 bench/peers/batch_bench.py gen $tmp/gi-jpg 100 3840 2160 jpg
@@ -80,6 +80,8 @@ done
 # The JPEG decode engines (opt-in) against Go's decoder, and with workers at once.
 step test-codec-engines bash -c "cd codec && GPUIMG_NVJPEG_HW=on '$root/.gpu/tests/codec.test' -test.run 'CUDA(MatchesCPU|Concurrent)' -test.count=1 -test.v"
 grep -m1 "JPEG decode engines" "$out/test-codec-engines.log"
+# DecodeJPEGs without the engines (the CPU workers alone, as on GPUs without them).
+step test-codec-batch-cpu bash -c "cd codec && GPUIMG_NVJPEG_BATCH=off '$root/.gpu/tests/codec.test' -test.run 'CUDADecodeJPEGs' -test.count=1 -test.v"
 
 san=/usr/local/cuda/bin/compute-sanitizer
 if [ -x "$san" ]; then

@@ -224,7 +224,7 @@ func TestBatchStagesMatchSingleRuns(t *testing.T) {
 	for _, st := range s.Stages {
 		shares += st.Share
 	}
-	if s.Images != 8 || s.Failed != 1 || math.Abs(shares-1) > 1e-6 || s.BoundBy == "" || len(s.Busy) != 3 {
+	if s.Images != 8 || s.Failed != 1 || math.Abs(shares-1) > 1e-6 || s.BoundBy == "" || len(s.Busy) < 3 {
 		t.Errorf("summary: %d images, %d failed, shares %.3f, bound by %q, busy %v", s.Images, s.Failed, shares, s.BoundBy, s.Busy)
 	}
 	for i, name := range names {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -220,10 +221,11 @@ type job struct {
 	r     result
 	data  []byte // the file
 	h     header
-	gpuIn bool   // nvJPEG decodes it on the device
-	px    pixels // else: its pixels, decoded on the host
-	file  []byte // the output file, when nvJPEG encodes it
-	res   pixels // else: the downloaded result, in dl
+	gpuIn bool            // nvJPEG decodes it on the device
+	px    pixels          // else: its pixels, decoded on the host
+	pre   *gpuimage.Image // decoded on the JPEG decode engines before the device stage
+	file  []byte          // the output file, when nvJPEG encodes it
+	res   pixels          // else: the downloaded result, in dl
 	dl    *gpuimage.HostBuffer
 	back  chan *gpuimage.HostBuffer // where dl goes once written
 }
@@ -237,6 +239,10 @@ func (j *job) fail(where string, err error) error {
 // release gives the job's download buffer back and drops its data.
 func (j *job) release() {
 	j.returnBuffer()
+	if j.pre != nil {
+		j.pre.Close()
+		j.pre = nil
+	}
 	j.data, j.px.data, j.file = nil, nil, nil
 }
 
@@ -286,7 +292,15 @@ func (w *worker) device(j *job, steps []step) error {
 	}
 	names := []string{"upload"}
 	src := w.imgs[0]
-	if j.gpuIn {
+	if j.pre != nil {
+		// Decoded already (the engine stage): the device part starts with the steps.
+		src, names = j.pre, nil
+		defer func() {
+			w.stream.Synchronize() // nothing may still read it when it is freed
+			j.pre.Close()
+			j.pre = nil
+		}()
+	} else if j.gpuIn {
 		names[0] = "decode (nvJPEG)"
 		if err := mark(); err != nil {
 			return j.fail("decode", err)
@@ -318,7 +332,7 @@ func (w *worker) device(j *job, steps []step) error {
 	}
 	j.r.megapixels = float64(src.Rows()*src.Cols()) / 1e6
 	if err := mark(); err != nil {
-		return j.fail(names[0], err)
+		return j.fail("device", err)
 	}
 	cur := src
 	for i, s := range steps {
@@ -435,6 +449,18 @@ func runBatch(workers []*worker, jobs int, files, outs []string, steps []step, d
 	var next atomic.Int64
 	var readers, devices, writers sync.WaitGroup
 	host := workers[0] // reading and writing use only what all workers share
+	// Where the GPU has JPEG decode engines, colour baseline JPEGs go to them in
+	// batches (the engine stage) on their way to the device workers.
+	var toEngine chan *job
+	var engine sync.WaitGroup
+	if useEngines(host) {
+		toEngine = make(chan *job, 2*jobs)
+		engine.Add(1)
+		go func() {
+			defer engine.Done()
+			engineStage(host.dev, toEngine, toDevice, finish)
+		}()
+	}
 	for k := 0; k < jobs; k++ {
 		readers.Add(1)
 		go func(w *worker) {
@@ -449,6 +475,10 @@ func runBatch(workers []*worker, jobs int, files, outs []string, steps []step, d
 				j := &job{i: i, r: result{in: files[i], out: outs[i]}}
 				if safely(j, func() error { return w.read(j) }) != nil {
 					finish(j)
+					continue
+				}
+				if toEngine != nil && engineDecodes(j) {
+					toEngine <- j
 					continue
 				}
 				toDevice <- j
@@ -479,11 +509,78 @@ func runBatch(workers []*worker, jobs int, files, outs []string, steps []step, d
 		}(host)
 	}
 	readers.Wait()
+	if toEngine != nil {
+		close(toEngine)
+		engine.Wait()
+	}
 	close(toDevice)
 	devices.Wait()
 	close(toWrite)
 	writers.Wait()
 	return results
+}
+
+// engineStageName is the timed part the engine stage adds to each image it decodes.
+const engineStageName = "decode (JPEG engines)"
+
+// useEngines says whether a batch decodes its JPEGs on the GPU's JPEG decode
+// engines: where nvJPEG decodes on the device and the GPU has engines.
+func useEngines(w *worker) bool {
+	return w.dev.IsCUDA() && !nvjpegOff && codec.JPEGEngines(w.dev)
+}
+
+// engineDecodes says whether the engines take a job: a colour baseline JPEG that
+// nvJPEG decodes on the device.
+func engineDecodes(j *job) bool { return j.gpuIn && j.h.components == 3 && !j.h.progressive }
+
+// engineChunk bounds the files the engine stage decodes in one call.
+const engineChunk = 32
+
+// engineStage decodes the jobs from in on the JPEG decode engines, as many at once
+// as have been read (up to engineChunk), and passes them on to out; a job whose
+// file fails goes to finish. Each job is charged its share of its call's time.
+func engineStage(dev *gpuimage.Device, in <-chan *job, out chan<- *job, finish func(*job)) {
+	for j := range in {
+		chunk := []*job{j}
+	fill:
+		for len(chunk) < engineChunk {
+			select {
+			case j, ok := <-in:
+				if !ok {
+					break fill
+				}
+				chunk = append(chunk, j)
+			default:
+				break fill
+			}
+		}
+		datas := make([][]byte, len(chunk))
+		imgs := make([]*gpuimage.Image, len(chunk))
+		for k, j := range chunk {
+			datas[k], imgs[k] = j.data, &gpuimage.Image{}
+		}
+		t0 := time.Now()
+		err := codec.DecodeJPEGs(dev, datas, imgs)
+		share := time.Since(t0) / time.Duration(len(chunk))
+		var be *codec.BatchError
+		if err != nil && !errors.As(err, &be) {
+			be = &codec.BatchError{Errs: make([]error, len(chunk))}
+			for k := range be.Errs {
+				be.Errs[k] = err
+			}
+		}
+		for k, j := range chunk {
+			if be != nil && be.Errs[k] != nil {
+				imgs[k].Close()
+				j.fail("decode", be.Errs[k])
+				finish(j)
+				continue
+			}
+			j.pre, j.data = imgs[k], nil
+			j.r.stages = append(j.r.stages, stage{Name: engineStageName, Time: share})
+			out <- j
+		}
+	}
 }
 
 // writeFile writes an encoded file through a temporary file renamed into place.
@@ -595,7 +692,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 			fmt.Fprintf(stderr, "gpuimg %s: %v\n", cmd, r.err)
 		}
 	}
-	s := summarize(results, wall, dev, map[string]int{"read": jobs, "device": len(workers), "write": jobs})
+	s := summarize(results, wall, dev, map[string]int{"read": jobs, "engines": 1, "device": len(workers), "write": jobs})
 	if o.timing == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -627,11 +724,13 @@ type summary struct {
 	MPPerS     float64        `json:"megapixels_per_s"`
 	GPUBusy    *float64       `json:"gpu_busy,omitempty"`
 	Stages     []stageSummary `json:"stages"`
-	// Busy is, for each of a batch's three stages (read, device, write), the share
-	// of its goroutines' time over the run that it used.
+	// Busy is, for each of a batch's stages (read, engines where the JPEG decode
+	// engines decode, device, write), the share of its goroutines' time over the
+	// run that it used.
 	Busy map[string]float64 `json:"busy,omitempty"`
 	// BoundBy is the busiest stage, which set the batch's pace, and its largest
-	// part: what to make faster for a faster batch.
+	// part: what to make faster for a faster batch; or, when no stage was busy half
+	// the run, start-up and latency.
 	BoundBy string `json:"bound_by,omitempty"`
 }
 
@@ -642,10 +741,14 @@ type stageSummary struct {
 	Share    float64 `json:"share"` // of all stages' total time
 }
 
-// stageOf names the batch stage (read, device or write) a timed part belongs to.
+// stageOf names the batch stage (read, engines, device or write) a timed part
+// belongs to.
 func stageOf(name string) string {
-	if name == "read" || name == "write" {
+	switch name {
+	case "read", "write":
 		return name
+	case engineStageName:
+		return "engines"
 	}
 	return "device"
 }
@@ -704,7 +807,10 @@ func summarize(results []result, wall time.Duration, dev *gpuimage.Device, gorou
 	if s.Images > 1 && wall > 0 {
 		s.Busy = map[string]float64{}
 		top := ""
-		for _, g := range []string{"read", "device", "write"} {
+		for _, g := range []string{"read", "engines", "device", "write"} {
+			if g == "engines" && used[g] == 0 {
+				continue
+			}
 			s.Busy[g] = used[g] / (float64(max(1, goroutines[g])) * wall.Seconds())
 			if top == "" || s.Busy[g] > s.Busy[top] {
 				top = g
@@ -713,6 +819,11 @@ func summarize(results []result, wall time.Duration, dev *gpuimage.Device, gorou
 		s.BoundBy = top
 		if top == "device" {
 			s.BoundBy += ": " + largest[top].Name
+		}
+		if s.Busy[top] < 0.5 {
+			// No stage kept its goroutines busy: the run waited on start-up (the
+			// device, nvJPEG) and on images passing from stage to stage.
+			s.BoundBy = fmt.Sprintf("start-up and latency (no stage busy half the run; the busiest, %s, %.0f%%)", s.BoundBy, 100*s.Busy[top])
 		}
 	}
 	if dev.IsCUDA() && len(spans) > 0 && wall > 0 {
