@@ -1,0 +1,44 @@
+"""SciPy's answers for dsp's design tests: reads a JSON list of cases on stdin,
+writes a JSON list of results (or {"error": message}) on stdout.
+
+Run with Debian's python3 (python3-scipy), as the tests do."""
+import json
+import sys
+
+import numpy as np
+from scipy import signal
+
+
+def window(w):
+    return (w[0], w[1]) if isinstance(w, list) else w
+
+
+def one(c):
+    fn = c["fn"]
+    if fn == "get_window":
+        return list(signal.get_window(window(c["window"]), c["n"], fftbins=c["fftbins"]))
+    if fn == "kaiser_beta":
+        return signal.kaiser_beta(c["a"])
+    if fn == "kaiser_atten":
+        return signal.kaiser_atten(c["numtaps"], c["width"])
+    if fn == "kaiserord":
+        n, beta = signal.kaiserord(c["ripple"], c["width"])
+        return [int(n), beta]
+    if fn == "firwin":
+        h = signal.firwin(c["numtaps"], c["cutoff"], width=c.get("width"), window=window(c["window"]),
+                          pass_zero=c["pass_zero"], scale=c["scale"], fs=c["fs"])
+        if not np.all(np.isfinite(h)):  # a gain of 0 to scale by: dsp refuses it
+            raise ValueError("non-finite taps")
+        return list(h)
+    if fn == "butter":
+        return signal.butter(c["N"], c["Wn"], btype=c["btype"], output="sos", fs=c["fs"]).tolist()
+    raise ValueError("unknown case " + fn)
+
+
+out = []
+for c in json.load(sys.stdin):
+    try:
+        out.append(one(c))
+    except Exception as e:  # the test expects an error too
+        out.append({"error": str(e)})
+print(json.dumps(out))
