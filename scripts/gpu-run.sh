@@ -7,6 +7,7 @@
 # PART=cli: the CLI's tests and smoke steps only;
 # PART=jpeg: the JPEG and PNG codecs and batches against OpenCV (PART=png: the
 #   PNG batch alone);
+# PART=dsp: the signal package's GPU tests, benchmark and peers (CuPy, PyTorch);
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -37,6 +38,15 @@ if [ "$part" = pipeline ]; then
     step "pipeline-$b" .gpu/$b -only pipeline -sizes 1920x1080,3840x2160 -reps 30 -o "$out/pipeline-$b.csv"
     grep -h pipeline "$out/pipeline-$b.csv" | cut -d, -f1-8
   done
+fi
+if [ "$part" = dsp ]; then
+  # dsp's GPU tests, its benchmark (kernel time by events) and its peers (CuPy,
+  # PyTorch) in the same run.
+  step dsp-tests bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run 'CUDA|Launched|Params' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)|largest" "$out/dsp-tests.log"
+  step dsp-bench bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run XXX -test.bench CUDAConvolve -test.benchtime 50x"
+  grep -E "^Benchmark" "$out/dsp-bench.log"
+  step dsp-peers bash -c "python3 bench/peers/dsp_peers.py 20 | tee '$out/dsp-peers.jsonl'"
 fi
 if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),
@@ -99,6 +109,9 @@ if [ -x "$san" ]; then
   step sanitizer-fftfilter bash -c "cd fftfilter && timeout 300 $san --tool memcheck --leak-check full --error-exitcode 9 '$root/$f' -test.run 'CUDA(MulSpectrums|Streams)|BadInput' -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter.err'; exit \$r"
   step sanitizer-fftfilter-filters bash -c "cd fftfilter && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$f' -test.run 'CUDA(DFT|Filters|Convolve)' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter2.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter2.err'; exit \$r"
   step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
+  dt=.gpu/tests/dsp.test
+  step sanitizer-dsp bash -c "cd dsp && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolve' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-dsp.err'; r=\$?; tail -5 '$out/sanitizer-dsp.err'; exit \$r"
+  step sanitizer-racecheck-dsp bash -c "set -o pipefail; cd dsp && timeout 200 $san --tool racecheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolveViewsAndStreams' -test.count=1 | tail -3"
 fi
 fi
 if [ "$part" = tests ] || [ "$part" = all ] || [ "$part" = cli ]; then

@@ -32,6 +32,11 @@ def one(c):
         return list(h)
     if fn == "butter":
         return signal.butter(c["N"], c["Wn"], btype=c["btype"], output="sos", fs=c["fs"]).tolist()
+    if fn in ("convolve", "correlate"):
+        f = signal.convolve if fn == "convolve" else signal.correlate
+        x = np.asarray(c["x"], dtype=np.float64)
+        h = np.asarray(c["h"], dtype=np.float64)
+        return list(f(x, h, mode=c["mode"], method="direct"))
     raise ValueError("unknown case " + fn)
 
 

@@ -8,6 +8,7 @@ package kparams
 #include "../../kernels/core_params.h"
 #include "../../kernels/color_params.h"
 #include "../../kernels/fft_params.h"
+#include "../../kernels/dsp_params.h"
 static int gi_rsep_blocks(int k, int c, int e) { return GI_RSEP_BLOCKS(k, c, e); }
 static int gi_ipack_blocks(int c) { return GI_IPACK_BLOCKS(c); }
 */
@@ -45,7 +46,7 @@ func Fields(v any) []Field {
 func Geo() any { return C.struct_Geo{} }
 
 // Structs returns the kernels' parameter structs of kernels/core_params.h,
-// color_params.h, fft_params.h and the taps of filter_params.h by name,
+// color_params.h, fft_params.h, dsp_params.h and the taps of filter_params.h by name,
 // for Fields (and their sizes: reflect's Size of each).
 func Structs() map[string]any {
 	return map[string]any{
@@ -78,6 +79,8 @@ func Structs() map[string]any {
 		"FftMaskParams":    C.struct_FftMaskParams{},
 		"FftLogMagParams":  C.struct_FftLogMagParams{},
 		"FftNormParams":    C.struct_FftNormParams{},
+		// kernels/dsp_params.h
+		"Conv1DParams": C.struct_Conv1DParams{},
 	}
 }
 
@@ -97,6 +100,13 @@ const (
 	LabGridBytes   = C.GI_LABGRID_BYTES
 	LabGridThreads = C.GI_LABGRID_THREADS
 	LabGridRun     = C.GI_LABGRID_RUN
+)
+
+// The 1-D convolution's sizes (kernels/dsp_params.h).
+const (
+	Conv1DTaps    = C.GI_CONV1D_TAPS
+	Conv1DThreads = C.GI_CONV1D_THREADS
+	Conv1DR       = C.GI_CONV1D_R
 )
 
 // The filter limits.

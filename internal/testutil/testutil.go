@@ -232,3 +232,23 @@ func Bench(b *testing.B, mt gpuimage.MatType, rows, cols, bytesPerPixel int, op 
 		})
 	}
 }
+
+// F32Bytes is float32 values as the bytes of a 32F image (little-endian).
+func F32Bytes(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// Float32s downloads a 32F image's elements.
+func Float32s(t testing.TB, im *gpuimage.Image) []float32 {
+	t.Helper()
+	b := Bytes(t, im)
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}

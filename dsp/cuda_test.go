@@ -1,0 +1,165 @@
+//go:build cuda
+
+package dsp_test
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpuimg/gpuimg/dsp"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// Convolve and Correlate on the GPU against the CPU device on fresh random signals:
+// lengths 1 to 1e5, taps 1 to 8191 (one launch up to 960, several past it), every
+// mode, batches, into poisoned outputs; within 1e-5 of the output's RMS (the GPU
+// sums in float32, the CPU in float64). Logged: the largest difference per case.
+func TestCUDAConvolveMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	worst := 0.0
+	for _, n := range []int{1, 7, 4097, 100000} {
+		for _, m := range []int{1, 7, 8, 9, 512, 960, 961, 2000, 8191} {
+			for _, rows := range []int{1, 3} {
+				if n == 100000 && rows > 1 && m > 1000 || testing.Short() && (n > 4097 || m > 961) {
+					continue // -short: the cases compute-sanitizer runs
+				}
+				for _, mode := range []dsp.Mode{dsp.Full, dsp.Same, dsp.Valid} {
+					for _, corr := range []bool{false, true} {
+						name := fmt.Sprintf("%dx%d m=%d %v corr=%v", rows, n, m, mode, corr)
+						h := randTaps(r, m)
+						cs, vals := signals(t, r, gpuimage.CPU(), rows, n)
+						flat := make([]float32, 0, rows*n)
+						for _, v := range vals {
+							flat = append(flat, v...)
+						}
+						gs, err := gpuimage.New(gpu, rows, n, gpuimage.CV32FC1)
+						if err != nil {
+							t.Fatal(err)
+						}
+						gs.Upload(tu.F32Bytes(flat))
+						f := dsp.Convolve
+						if corr {
+							f = dsp.Correlate
+						}
+						want := &gpuimage.Image{}
+						if err := f(cs, want, h, mode); err != nil {
+							t.Fatal(err)
+						}
+						got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), gpuimage.CV32FC1)
+						if err := f(gs, got, h, mode); err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						e := rmsErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want)))
+						worst = math.Max(worst, e)
+						if e > 1e-5 || got.Cols() != want.Cols() || got.Rows() != want.Rows() {
+							t.Errorf("%s: GPU %dx%d off the CPU's %dx%d by %.3g of the RMS", name, got.Cols(), got.Rows(), want.Cols(), want.Rows(), e)
+						}
+						for _, im := range []*gpuimage.Image{cs, gs, want, got} {
+							im.Close()
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("largest GPU-CPU difference: %.3g of the output's RMS", worst)
+}
+
+// A view of a batch on the GPU, and four goroutines on their own streams at once,
+// give the CPU device's results.
+func TestCUDAConvolveViewsAndStreams(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	cs, vals := signals(t, r, gpuimage.CPU(), 6, 5000)
+	defer cs.Close()
+	flat := make([]float32, 0, 6*5000)
+	for _, v := range vals {
+		flat = append(flat, v...)
+	}
+	gs, _ := gpuimage.New(gpu, 6, 5000, gpuimage.CV32FC1)
+	defer gs.Close()
+	gs.Upload(tu.F32Bytes(flat))
+	rect := image.Rect(123, 1, 4321, 5)
+	cv, _ := cs.Region(rect)
+	gv, _ := gs.Region(rect)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			s, err := gpu.NewStream()
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			h := randTapsSeeded(int64(g), 100+300*g)
+			want, got := &gpuimage.Image{}, &gpuimage.Image{}
+			defer want.Close()
+			defer got.Close()
+			if err := dsp.Correlate(cv, want, h, dsp.Same); err != nil {
+				errs <- err
+				return
+			}
+			for k := 0; k < 5; k++ {
+				if err := dsp.Correlate(gv, got, h, dsp.Same, gpuimage.OnStream(s)); err != nil {
+					errs <- err
+					return
+				}
+			}
+			s.Synchronize()
+			if e := rmsErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want))); e > 1e-5 {
+				errs <- fmt.Errorf("goroutine %d: off by %.3g of the RMS", g, e)
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// BenchmarkCUDAConvolve times the direct kernel by CUDA events (median of the
+// iterations, after a warm-up), on random signals and taps.
+func BenchmarkCUDAConvolve(b *testing.B) {
+	gpu := tu.CUDA(b)
+	r := tu.Rand(b)
+	for _, c := range []struct{ rows, n, m int }{{1, 1000000, 512}, {1, 1000000, 8192}, {64, 1000000, 512}, {1, 1000000, 63}, {64, 16384, 512}} {
+		b.Run(fmt.Sprintf("%dx%d/taps=%d", c.rows, c.n, c.m), func(b *testing.B) {
+			src, _ := signals(b, r, gpu, c.rows, c.n)
+			defer src.Close()
+			dst := &gpuimage.Image{}
+			defer dst.Close()
+			h := randTaps(r, c.m)
+			s, _ := gpu.NewStream()
+			defer s.Close()
+			on := gpuimage.OnStream(s)
+			dsp.Convolve(src, dst, h, dsp.Same, on)
+			s.Synchronize()
+			b.SetBytes(int64(c.rows * c.n * 4))
+			var ts []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e0, _ := s.Record()
+				dsp.Convolve(src, dst, h, dsp.Same, on)
+				e1, _ := s.Record()
+				e1.Synchronize()
+				d, _ := e1.Since(e0)
+				ts = append(ts, d)
+				e0.Close()
+				e1.Close()
+			}
+			sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+			b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
+		})
+	}
+}
