@@ -102,6 +102,35 @@ var filters = []fftfilter.Filter{
 
 // checkFiltered allows ±1 for integer depths (float32 transforms in both) and, for
 // 32F, 1e-4 relative with a floor of 1e-5 of the largest value.
+// checkConvolved is checkFiltered for a convolution whose terms reach scale (see
+// termScale): float results within 1e-4 relative plus 2e-6 of scale, since an
+// FFT's rounding follows the size of the terms, not of their sum (taps of both
+// signs can cancel to a result far smaller than the terms).
+func checkConvolved(t *testing.T, name string, d gpuimage.Depth, got, want []byte, scale float64) {
+	t.Helper()
+	if d == gpuimage.Depth32F {
+		closeAbs(t, name, got, want, 1e-4, 2e-6*scale)
+		return
+	}
+	tu.Check(t, name, d, got, want)
+}
+
+// termScale bounds a convolution's terms: the largest input magnitude times the
+// sum of the taps' magnitudes times the scale factor.
+func termScale(d gpuimage.Depth, data []byte, kern [][]float64, factor float64) float64 {
+	mx := 0.0
+	for _, v := range tu.Values(d, data) {
+		mx = math.Max(mx, math.Abs(v))
+	}
+	sum := 0.0
+	for _, row := range kern {
+		for _, k := range row {
+			sum += math.Abs(k)
+		}
+	}
+	return mx * sum * math.Abs(factor)
+}
+
 func checkFiltered(t *testing.T, name string, d gpuimage.Depth, got, want []byte) {
 	t.Helper()
 	if d == gpuimage.Depth32F {
