@@ -131,15 +131,14 @@ func DecodeJPEGs(dev *gpuimage.Device, datas [][]byte, dsts []*gpuimage.Image) e
 			}
 		}
 	})
+	failed := false
 	for i, err := range errs {
 		if err != nil {
-			errs[i] = fmt.Errorf("codec.DecodeJPEGs: file %d: %w", i, err)
+			errs[i], failed = fmt.Errorf("codec.DecodeJPEGs: file %d: %w", i, err), true
 		}
 	}
-	for _, err := range errs {
-		if err != nil {
-			return &BatchError{Errs: errs}
-		}
+	if failed {
+		return &BatchError{Errs: errs}
 	}
 	return nil
 }
@@ -183,15 +182,27 @@ func pick[T any](s []T, at []int) []T {
 
 // forEach calls fn(0) ... fn(n-1) on GOMAXPROCS goroutines.
 func forEach(n int, fn func(i int)) {
+	spread(n, func(take func() (int, bool)) {
+		for i, ok := take(); ok; i, ok = take() {
+			fn(i)
+		}
+	})
+}
+
+// spread runs worker on min(n, GOMAXPROCS) goroutines and waits for them; take
+// hands out 0 ... n-1 from one queue, each index once, then false.
+func spread(n int, worker func(take func() (int, bool))) {
 	var next atomic.Int64
+	take := func() (int, bool) {
+		i := int(next.Add(1) - 1)
+		return i, i < n
+	}
 	var wg sync.WaitGroup
 	for w := min(n, runtime.GOMAXPROCS(0)); w > 0; w-- {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				fn(i)
-			}
+			worker(take)
 		}()
 	}
 	wg.Wait()

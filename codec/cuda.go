@@ -15,19 +15,33 @@ import (
 )
 
 // One nvJPEG handle per CUDA device (and one on the hardware back end where the GPU
-// has JPEG decode engines), and pools of decoder and encoder states (a state serves
+// has JPEG decode engines, made on first use), and pools of decoder and encoder states (a state serves
 // one call at a time; a batch's workers each take one).
 type jpegDevice struct {
 	b        *cuda.Backend
 	h        *nvjpeg.Handle
-	hw       *nvjpeg.Handle // the decode engines (GPUIMG_NVJPEG_HW=on); nil: not asked for, or none
-	hwErr    error          // why hw is nil
 	decoders chan *decoder
 	encoders chan *encoder
 	batches  chan *nvjpeg.Decoder // batched states on the engines, for DecodeJPEGs
 
+	// The handle on the JPEG decode engines (nvJPEG's hardware back end), made on
+	// first use by DecodeJPEGs, or by DecodeJPEG with GPUIMG_NVJPEG_HW=on; nil and
+	// enginesErr where the GPU has none.
 	enginesOnce sync.Once
-	engines     *nvjpeg.Handle // the JPEG decode engines for DecodeJPEGs; nil: none
+	engines     *nvjpeg.Handle
+	enginesErr  error
+}
+
+// engineHandle returns the handle on the JPEG decode engines, made once.
+func (d *jpegDevice) engineHandle() (*nvjpeg.Handle, error) {
+	d.enginesOnce.Do(func() {
+		d.enginesErr = d.b.Do(func() error {
+			var err error
+			d.engines, err = nvjpeg.NewHandleOn(nvjpeg.BackendHardware)
+			return err
+		})
+	})
+	return d.engines, d.enginesErr
 }
 
 // encoder is an nvJPEG encoder with the page-locked buffer its files are copied
@@ -163,14 +177,8 @@ func jpegFor(dev *gpuimage.Device) (*jpegDevice, error) {
 		batches: make(chan *nvjpeg.Decoder, batchStates)}
 	err := b.Do(func() error {
 		var err error
-		if d.h, err = nvjpeg.NewHandle(); err != nil {
-			return err
-		}
-		d.hwErr = errors.New("not asked for: GPUIMG_NVJPEG_HW=on uses them")
-		if hwOn {
-			d.hw, d.hwErr = nvjpeg.NewHandleOn(nvjpeg.BackendHardware)
-		}
-		return nil
+		d.h, err = nvjpeg.NewHandle()
+		return err
 	})
 	if err != nil {
 		jpegErr[dev] = err
@@ -325,10 +333,12 @@ func (d *jpegDevice) decode(dec *decoder, data []byte, info JPEGInfo, hv [2]int,
 		}
 		planes := dec.nvPlanes()
 		if err := d.b.Do(func() error {
-			if d.hw != nil && !info.Progressive {
+			if hwOn && !info.Progressive {
 				if dec.hw == nil && !dec.hwFailed {
-					var err error
-					dec.hw, err = d.hw.NewBatchedDecoder(nvjpeg.OutputYUV, 1)
+					eh, err := d.engineHandle()
+					if err == nil {
+						dec.hw, err = eh.NewBatchedDecoder(nvjpeg.OutputYUV, 1)
+					}
 					dec.hwFailed = err != nil
 				}
 				if dec.hw != nil && dec.hw.DecodeBatched([][]byte{data}, [][]nvjpeg.Plane{planes}, h) == nil {
@@ -483,9 +493,12 @@ func JPEGBackend(dev *gpuimage.Device) string {
 	}
 	name, ver, _ := nvjpeg.Load()
 	d, _ := jpegFor(dev)
-	engines := "DecodeJPEG decodes colour baseline files on the GPU's JPEG decode engines"
-	if d.hw == nil {
-		engines = fmt.Sprintf("DecodeJPEG leaves the JPEG decode engines unused (%v)", d.hwErr)
+	engines := "DecodeJPEG leaves the JPEG decode engines unused (GPUIMG_NVJPEG_HW=on uses them)"
+	if hwOn {
+		engines = "DecodeJPEG decodes colour baseline files on the GPU's JPEG decode engines"
+		if _, err := d.engineHandle(); err != nil {
+			engines = fmt.Sprintf("DecodeJPEG cannot use JPEG decode engines (%v)", err)
+		}
 	}
 	batches := "DecodeJPEGs decodes batches with the CPUs (no JPEG decode engines)"
 	if JPEGEngines(dev) {

@@ -4,9 +4,7 @@ package codec
 
 import (
 	"os"
-	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -36,17 +34,11 @@ const batchStates = 2
 var enginesInBatches = os.Getenv("GPUIMG_NVJPEG_BATCH") != "off"
 
 // batchState takes a batched decoder state on the JPEG decode engines from the
-// pool, or makes one; nvjpeg.ErrNotSupported: the GPU has no engines.
+// pool, or makes one; an error where the GPU has no engines.
 func (d *jpegDevice) batchState() (*nvjpeg.Decoder, error) {
-	d.enginesOnce.Do(func() {
-		_ = d.b.Do(func() error {
-			var err error
-			d.engines, err = nvjpeg.NewHandleOn(nvjpeg.BackendHardware)
-			return err
-		})
-	})
-	if d.engines == nil {
-		return nil, nvjpeg.ErrNotSupported
+	eh, err := d.engineHandle()
+	if err != nil {
+		return nil, err
 	}
 	select {
 	case st := <-d.batches:
@@ -54,9 +46,9 @@ func (d *jpegDevice) batchState() (*nvjpeg.Decoder, error) {
 	default:
 	}
 	var st *nvjpeg.Decoder
-	err := d.b.Do(func() error {
+	err = d.b.Do(func() error {
 		var err error
-		st, err = d.engines.NewBatchedDecoder(nvjpeg.OutputYUV, 1)
+		st, err = eh.NewBatchedDecoder(nvjpeg.OutputYUV, 1)
 		return err
 	})
 	return st, err
@@ -106,49 +98,52 @@ func cudaDecodeJPEGs(dev *gpuimage.Device, datas [][]byte, infos []JPEGInfo, dst
 	one := func(i int, on []gpuimage.Option) {
 		done[i], errs[i] = cudaDecodeJPEG(dev, datas[i], infos[i], dsts[i], on)
 	}
-	var wg sync.WaitGroup
-	onStream := func(fn func(on []gpuimage.Option)) {
-		wg.Add(1)
+	var engineDone sync.WaitGroup
+	if len(engine) > 0 {
+		engineDone.Add(1)
 		go func() {
-			defer wg.Done()
-			s, err := dev.NewStream()
-			if err != nil {
-				fn(nil) // on the device's own stream, synchronously
-				return
-			}
-			defer s.Close()
-			fn([]gpuimage.Option{gpuimage.OnStream(s)})
-			_ = s.Synchronize()
+			defer engineDone.Done()
+			onStream(dev, func(on []gpuimage.Option) {
+				for lo := 0; lo < len(engine); lo += engineChunk {
+					chunk := engine[lo:min(lo+engineChunk, len(engine))]
+					if err := d.engineChunk(dev, st, datas, infos, dsts, chunk, hvs, on); err != nil {
+						// The engines refused the chunk (a file they cannot take): the
+						// hybrid back end decodes each, and says which file is bad.
+						for _, i := range chunk {
+							one(i, on)
+						}
+						continue
+					}
+					for _, i := range chunk {
+						done[i] = true
+					}
+				}
+			})
 		}()
 	}
-	if len(engine) > 0 {
-		onStream(func(on []gpuimage.Option) {
-			for lo := 0; lo < len(engine); lo += engineChunk {
-				chunk := engine[lo:min(lo+engineChunk, len(engine))]
-				if err := d.engineChunk(dev, st, datas, infos, dsts, chunk, hvs, on); err != nil {
-					// The engines refused the chunk (a file they cannot take): the
-					// hybrid back end decodes each, and says which file is bad.
-					for _, i := range chunk {
-						one(i, on)
-					}
-					continue
-				}
-				for _, i := range chunk {
-					done[i] = true
-				}
-			}
-		})
-	}
-	var next atomic.Int64
-	for w := min(len(rest), runtime.GOMAXPROCS(0)); w > 0; w-- {
-		onStream(func(on []gpuimage.Option) {
-			for k := int(next.Add(1) - 1); k < len(rest); k = int(next.Add(1) - 1) {
+	spread(len(rest), func(take func() (int, bool)) {
+		onStream(dev, func(on []gpuimage.Option) {
+			for k, ok := take(); ok; k, ok = take() {
 				one(rest[k], on)
 			}
 		})
-	}
-	wg.Wait()
+	})
+	engineDone.Wait()
 	return done, errs
+}
+
+// onStream runs fn with a new stream of dev in its options and waits for the
+// stream's work; without a stream (creating one failed) fn runs on the device's
+// own, each call synchronous.
+func onStream(dev *gpuimage.Device, fn func(on []gpuimage.Option)) {
+	s, err := dev.NewStream()
+	if err != nil {
+		fn(nil)
+		return
+	}
+	defer s.Close()
+	fn([]gpuimage.Option{gpuimage.OnStream(s)})
+	_ = s.Synchronize()
 }
 
 // engineChunk decodes files idx into dsts in one batched call on the engines (st)

@@ -121,16 +121,22 @@ func TestCUDAConcurrent(t *testing.T) {
 func BenchmarkCUDADecodeJPEG4K(b *testing.B) { benchJPEG(b, true) }
 func BenchmarkCUDAEncodeJPEG4K(b *testing.B) { benchJPEG(b, false) }
 
-func benchJPEG(b *testing.B, decode bool) {
-	gpu := tu.CUDA(b)
-	r := tu.Rand(b)
-	data := encodeGo(b, photo(r, 3840, 2160), 90)
+// benchFile is the benchmarks' JPEG: a 4K photo-like file at quality 90, or the
+// file GPUIMG_BENCH_JPEG names.
+func benchFile(b *testing.B) []byte {
 	if f := os.Getenv("GPUIMG_BENCH_JPEG"); f != "" {
-		var err error
-		if data, err = os.ReadFile(f); err != nil {
+		data, err := os.ReadFile(f)
+		if err != nil {
 			b.Fatal(err)
 		}
+		return data
 	}
+	return encodeGo(b, photo(tu.Rand(b), 3840, 2160), 90)
+}
+
+func benchJPEG(b *testing.B, decode bool) {
+	gpu := tu.CUDA(b)
+	data := benchFile(b)
 	b.SetBytes(3840 * 2160 * 3)
 	b.ResetTimer()
 	var mu sync.Mutex
@@ -240,14 +246,7 @@ func TestCUDADecodeJPEGs(t *testing.T) {
 // call (as torchvision's decode_jpeg of a list does), reporting images/s.
 func BenchmarkCUDADecodeJPEGs4K(b *testing.B) {
 	gpu := tu.CUDA(b)
-	r := tu.Rand(b)
-	data := encodeGo(b, photo(r, 3840, 2160), 90)
-	if f := os.Getenv("GPUIMG_BENCH_JPEG"); f != "" {
-		var err error
-		if data, err = os.ReadFile(f); err != nil {
-			b.Fatal(err)
-		}
-	}
+	data := benchFile(b)
 	const n = 100
 	datas := make([][]byte, n)
 	dsts := make([]*gpuimage.Image, n)

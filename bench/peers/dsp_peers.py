@@ -14,33 +14,29 @@ import torch
 import torch.nn.functional as F
 
 
-def cupy_time(fn, reps):
+def median_us(fn, reps, event, elapsed_ms, sync):
+    """fn's median time in microseconds between two events, after a warm-up."""
     for _ in range(3):
         fn()
-    start, end = cp.cuda.Event(), cp.cuda.Event()
+    sync()
+    start, end = event(), event()
     ts = []
     for _ in range(reps):
         start.record()
         fn()
         end.record()
         end.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(start, end) * 1e3)
+        ts.append(elapsed_ms(start, end) * 1e3)
     return statistics.median(ts)
+
+
+def cupy_time(fn, reps):
+    return median_us(fn, reps, cp.cuda.Event, cp.cuda.get_elapsed_time, cp.cuda.Device().synchronize)
 
 
 def torch_time(fn, reps):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    ts = []
-    for _ in range(reps):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        ts.append(start.elapsed_time(end) * 1e3)
-    return statistics.median(ts)
+    return median_us(fn, reps, lambda: torch.cuda.Event(enable_timing=True), lambda a, b: a.elapsed_time(b),
+                     torch.cuda.synchronize)
 
 
 def main(reps=20):

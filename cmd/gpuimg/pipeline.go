@@ -560,7 +560,7 @@ func engineStage(dev *gpuimage.Device, in <-chan *job, out chan<- *job, finish f
 			datas[k], imgs[k] = j.data, &gpuimage.Image{}
 		}
 		t0 := time.Now()
-		err := codec.DecodeJPEGs(dev, datas, imgs)
+		err := decodeSafely(dev, datas, imgs)
 		share := time.Since(t0) / time.Duration(len(chunk))
 		var be *codec.BatchError
 		if err != nil && !errors.As(err, &be) {
@@ -581,6 +581,17 @@ func engineStage(dev *gpuimage.Device, in <-chan *job, out chan<- *job, finish f
 			out <- j
 		}
 	}
+}
+
+// decodeSafely is codec.DecodeJPEGs with a panic turned into every file's error,
+// as safely does for the other stages: one input can never end a batch.
+func decodeSafely(dev *gpuimage.Device, datas [][]byte, imgs []*gpuimage.Image) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error (please report it): %v", p)
+		}
+	}()
+	return codec.DecodeJPEGs(dev, datas, imgs)
 }
 
 // writeFile writes an encoded file through a temporary file renamed into place.

@@ -371,8 +371,12 @@ func (d *Decoder) DecodeBatched(data [][]byte, planes [][]Plane, stream uintptr)
 	// The file addresses go into C memory: pin the files while nvJPEG reads them.
 	var pin runtime.Pinner
 	defer pin.Unpin()
-	ptrs := unsafe.Slice((**C.uchar)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(uintptr(0))))), n)
-	defer C.free(unsafe.Pointer(&ptrs[0]))
+	mem := C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(uintptr(0))))
+	if mem == nil {
+		return fmt.Errorf("nvJPEG: no host memory for %d file addresses", n)
+	}
+	defer C.free(mem)
+	ptrs := unsafe.Slice((**C.uchar)(mem), n)
 	lens := make([]C.size_t, n)
 	pl := make([]C.size_t, 6*n)
 	for i, b := range data {
