@@ -3,152 +3,17 @@
 package fftfilter
 
 import (
-	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/cuda"
 	"github.com/gpuimg/gpuimg/internal/cufft"
+	"github.com/gpuimg/gpuimg/internal/fftplan"
 )
-
-// planKey identifies a cuFFT plan: transform, sizes, layouts and stream.
-type planKey struct {
-	dev     *cuda.Backend
-	str     core.Stream
-	typ     cufft.Type
-	rank    int
-	n0, n1  int
-	batch   int
-	in, out [4]int // embed[0], embed[1], stride, dist
-}
-
-type plan struct {
-	mu   sync.Mutex // one Exec at a time: SetStream and Exec are a pair
-	p    *cufft.Plan
-	work *core.Buffer
-	key  planKey
-}
-
-// maxPlans bounds the cache; the oldest plan goes first.
-const maxPlans = 32
-
-var (
-	planMu sync.Mutex
-	plans  = map[planKey]*plan{}
-	order  []planKey
-)
-
-func layoutKey(l cufft.Layout) [4]int {
-	var k [4]int
-	copy(k[:2], l.Embed)
-	k[2], k[3] = l.Stride, l.Dist
-	return k
-}
-
-// getPlan returns the cached plan for key, making it (and its work area) on first use.
-func getPlan(b *cuda.Backend, str core.Stream, typ cufft.Type, n []int, in, out cufft.Layout, batch int) (*plan, error) {
-	key := planKey{dev: b, str: str, typ: typ, rank: len(n), n0: n[0], batch: batch, in: layoutKey(in), out: layoutKey(out)}
-	if len(n) > 1 {
-		key.n1 = n[1]
-	}
-	planMu.Lock()
-	defer planMu.Unlock()
-	if p, ok := plans[key]; ok {
-		return p, nil
-	}
-	p := &plan{key: key}
-	err := b.Do(func() error {
-		var err error
-		p.p, err = cufft.NewPlan(n, in, out, typ, batch)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if p.p.WorkSize > 0 {
-		if p.work, err = b.Alloc(p.p.WorkSize); err != nil {
-			b.Do(p.p.Destroy)
-			return nil, fmt.Errorf("cuFFT work area for a %v transform: %w", n, err)
-		}
-		if err := b.Do(func() error { return p.p.SetWorkArea(p.work.Ptr) }); err != nil {
-			p.free(b)
-			return nil, err
-		}
-	}
-	plans[key] = p
-	order = append(order, key)
-	if str != b.DefaultStream() {
-		if c, ok := str.(interface{ OnClose(func()) }); ok {
-			c.OnClose(func() { dropStream(str) })
-		}
-	}
-	for len(order) > maxPlans {
-		old := plans[order[0]]
-		delete(plans, order[0])
-		order = order[1:]
-		old.key.str.Sync()
-		old.free(old.key.dev)
-	}
-	return p, nil
-}
-
-func (p *plan) free(b *cuda.Backend) error {
-	err := b.Do(p.p.Destroy)
-	if p.work != nil {
-		p.work.Release()
-	}
-	return err
-}
-
-// dropStream frees the plans made for a stream that is being closed.
-func dropStream(str core.Stream) {
-	planMu.Lock()
-	defer planMu.Unlock()
-	keep := order[:0]
-	for _, k := range order {
-		if k.str == str {
-			plans[k].free(k.dev)
-			delete(plans, k)
-			continue
-		}
-		keep = append(keep, k)
-	}
-	order = keep
-}
 
 // FreePlans waits for the streams that used cached cuFFT plans and frees them all,
 // with their work areas.
-func FreePlans() error {
-	planMu.Lock()
-	defer planMu.Unlock()
-	var errs []error
-	for _, k := range order {
-		errs = append(errs, k.str.Sync(), plans[k].free(k.dev))
-		delete(plans, k)
-	}
-	order = nil
-	return errors.Join(errs...)
-}
-
-// exec runs the plan on str.
-func (p *plan) exec(b *cuda.Backend, str core.Stream, fn func(*cufft.Plan) error) error {
-	h, err := b.StreamHandle(str)
-	if err != nil {
-		return err
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.work != nil {
-		p.work.Touch(str)
-	}
-	return b.Do(func() error {
-		if err := p.p.SetStream(h); err != nil {
-			return err
-		}
-		return fn(p.p)
-	})
-}
+func FreePlans() error { return fftplan.FreeAll() }
 
 // side is one side of a transform in device memory: a base address and byte steps
 // between lines and between elements.
@@ -271,11 +136,11 @@ func (f *fft) rfftTo(g geom, in side, half side) error {
 	}
 	n, batch := g.dims()
 	li, lo := g.layouts(in, 4, g.n, half, 8, g.half())
-	p, err := getPlan(f.b, f.str, cufft.R2C, n, li, lo, batch)
+	p, err := fftplan.Get(f.b, f.str, cufft.R2C, n, li, lo, batch)
 	if err != nil {
 		return err
 	}
-	return p.exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecR2C(in.ptr, out) })
+	return p.Exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecR2C(in.ptr, out) })
 }
 
 // irfft transforms the packed half spectrum at in (which it overwrites) to real lines.
@@ -286,11 +151,11 @@ func (f *fft) irfft(g geom, in uintptr, out side) error {
 	}
 	n, batch := g.dims()
 	li, lo := g.layouts(half, 8, g.half(), out, 4, g.n)
-	p, err := getPlan(f.b, f.str, cufft.C2R, n, li, lo, batch)
+	p, err := fftplan.Get(f.b, f.str, cufft.C2R, n, li, lo, batch)
 	if err != nil {
 		return err
 	}
-	return p.exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecC2R(in, out.ptr) })
+	return p.Exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecC2R(in, out.ptr) })
 }
 
 // cfft transforms complex lines.
@@ -300,11 +165,11 @@ func (f *fft) cfft(g geom, in, out side, dir int) error {
 	}
 	n, batch := g.dims()
 	li, lo := g.layouts(in, 8, g.n, out, 8, g.n)
-	p, err := getPlan(f.b, f.str, cufft.C2C, n, li, lo, batch)
+	p, err := fftplan.Get(f.b, f.str, cufft.C2C, n, li, lo, batch)
 	if err != nil {
 		return err
 	}
-	return p.exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecC2C(in.ptr, out.ptr, dir) })
+	return p.Exec(f.b, f.str, func(p *cufft.Plan) error { return p.ExecC2C(in.ptr, out.ptr, dir) })
 }
 
 func sideOf(g geom, s *core.State) side {
