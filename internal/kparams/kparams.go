@@ -20,6 +20,12 @@ import (
 	"strings"
 )
 
+// HeadersSum is the SHA-256 of kernels/*_params.h, concatenated in name order.
+// Go's build cache hashes this package's files but not headers outside it, so a
+// changed header would leave a stale cgo build behind; this constant, kept equal to
+// the headers' sum by TestHeadersSum, makes any header change recompile it.
+const HeadersSum = "14148f35e4e6c147600f5c60dbc3ec143de85de25961fad5cc1447572a00b136"
+
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
 	Name   string
@@ -80,7 +86,11 @@ func Structs() map[string]any {
 		"FftLogMagParams":  C.struct_FftLogMagParams{},
 		"FftNormParams":    C.struct_FftNormParams{},
 		// kernels/dsp_params.h
-		"Conv1DParams": C.struct_Conv1DParams{},
+		"Conv1DParams":      C.struct_Conv1DParams{},
+		"IIRParams":         C.struct_IIRParams{},
+		"FftConvParams":     C.struct_FftConvParams{},
+		"FftConvTapsParams": C.struct_FftConvTapsParams{},
+		"IIRPowersParams":   C.struct_IIRPowersParams{},
 	}
 }
 
@@ -102,11 +112,20 @@ const (
 	LabGridRun     = C.GI_LABGRID_RUN
 )
 
-// The 1-D convolution's sizes (kernels/dsp_params.h).
+// The 1-D signal kernels' sizes (kernels/dsp_params.h).
 const (
-	Conv1DTaps    = C.GI_CONV1D_TAPS
-	Conv1DThreads = C.GI_CONV1D_THREADS
-	Conv1DR       = C.GI_CONV1D_R
+	Conv1DTaps     = C.GI_CONV1D_TAPS
+	Conv1DThreads  = C.GI_CONV1D_THREADS
+	Conv1DR        = C.GI_CONV1D_R
+	FftConvThreads = C.GI_FFTCONV_THREADS
+	FftConvTaps    = C.GI_FFTCONV_TAPS
+	IIRThreads     = C.GI_IIR_THREADS
+	IIRL           = C.GI_IIR_L
+	IIRCarry       = C.GI_IIR_CARRY
+	IIRMaxS        = C.GI_IIR_MAXS
+	IIRCoef        = C.GI_IIR_COEF
+	IIRTLevels     = C.GI_IIR_TLEVELS
+	IIRBLevels     = C.GI_IIR_BLEVELS
 )
 
 // The filter limits.
