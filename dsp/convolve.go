@@ -31,26 +31,58 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
+// Method is how Convolve and Correlate compute, as SciPy's method.
+type Method int
+
+// The methods. Their results agree within float rounding.
+const (
+	// Auto picks the faster of the two for the taps and signal lengths: on the GPU
+	// by the crossover measured on an H100 (FFT from 512 taps for batches of 4M
+	// outputs or more, and past 512 taps for all), on the CPU device by the work
+	// each needs.
+	Auto Method = iota
+	// Direct sums the products: on the GPU with up to 512 taps in each launch's
+	// constant memory (longer filters are split over launches), each thread eight
+	// outputs from a register window.
+	Direct
+	// FFT convolves by overlap-save: frames of a power-of-two length at least eight
+	// times the taps (cuFFT on the GPU, batched over every frame of every row;
+	// gonum's FFT on the CPU device).
+	FFT
+)
+
+func (m Method) String() string {
+	switch m {
+	case Auto:
+		return "auto"
+	case Direct:
+		return "direct"
+	case FFT:
+		return "fft"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
 // Convolve convolves every row of src (32FC1, one signal a row) with taps, as
-// scipy.signal.convolve(row, taps, mode, method='direct') on each: dst becomes a
-// 32FC1 image of as many rows, each as long as the mode says. The taps are used as
-// float32, the sums are float32 on the GPU (float64 on the CPU device); the GPU
-// carries up to 960 taps in each launch's constant memory and splits longer filters
-// over launches. src and dst may overlap (dst is then written through a new image).
-func Convolve(src, dst *gpuimage.Image, taps []float64, mode Mode, opts ...gpuimage.Option) error {
-	return conv1d("dsp.Convolve", src, dst, taps, mode, true, opts)
+// scipy.signal.convolve(row, taps, mode, method) on each: dst becomes a 32FC1
+// image of as many rows, each as long as the mode says. The taps are used as
+// float32; the GPU computes in float32, the CPU device in float64. src and dst may
+// overlap (dst is then written through a new image).
+func Convolve(src, dst *gpuimage.Image, taps []float64, mode Mode, method Method, opts ...gpuimage.Option) error {
+	return conv1d("dsp.Convolve", src, dst, taps, mode, method, true, opts, 0)
 }
 
 // Correlate cross-correlates every row of src with taps, as
-// scipy.signal.correlate(row, taps, mode, method='direct') on each (for real
-// signals, Convolve with the taps reversed); otherwise as Convolve.
-func Correlate(src, dst *gpuimage.Image, taps []float64, mode Mode, opts ...gpuimage.Option) error {
-	return conv1d("dsp.Correlate", src, dst, taps, mode, false, opts)
+// scipy.signal.correlate(row, taps, mode, method) on each (for real signals,
+// Convolve with the taps reversed); otherwise as Convolve.
+func Correlate(src, dst *gpuimage.Image, taps []float64, mode Mode, method Method, opts ...gpuimage.Option) error {
+	return conv1d("dsp.Correlate", src, dst, taps, mode, method, false, opts, 0)
 }
 
 // conv1d checks the call and runs y[o] = sum over q of g[q] * x[o + off + q], g the
-// taps (reversed for a convolution) and x zero outside the signal.
-func conv1d(op string, src, dst *gpuimage.Image, taps []float64, mode Mode, reverse bool, opts []gpuimage.Option) error {
+// taps (reversed for a convolution) and x zero outside the signal; limit, if not
+// 0, keeps the first limit outputs only (LFilter's FIR filters).
+func conv1d(op string, src, dst *gpuimage.Image, taps []float64, mode Mode, method Method, reverse bool, opts []gpuimage.Option, limit int) error {
 	s := core.StateOf(src)
 	if err := s.Check(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -88,10 +120,16 @@ func conv1d(op string, src, dst *gpuimage.Image, taps []float64, mode Mode, reve
 	default:
 		return fmt.Errorf("%s: unknown mode %v (Full, Same or Valid)", op, mode)
 	}
+	if method < Auto || method > FFT {
+		return fmt.Errorf("%s: unknown method %v (Auto, Direct or FFT)", op, method)
+	}
+	if limit > 0 {
+		outn = min(outn, limit)
+	}
 	if d := core.StateOf(dst); src == dst || core.Overlaps(s, d) {
 		tmp := &gpuimage.Image{}
 		defer tmp.Close()
-		if err := conv1d(op, src, tmp, taps, mode, reverse, opts); err != nil {
+		if err := conv1d(op, src, tmp, taps, mode, method, reverse, opts, limit); err != nil {
 			return err
 		}
 		if err := tmp.CopyTo(dst, opts...); err != nil {
@@ -104,15 +142,51 @@ func conv1d(op string, src, dst *gpuimage.Image, taps []float64, mode Mode, reve
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	off := k0 - (m - 1)
+	useFFT := method == FFT || method == Auto && preferFFT(s.Dev, s.Rows, n, m, outn)
 	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
-		if s.Dev.IsCPU() {
+		switch {
+		case s.Dev.IsCPU() && useFFT:
+			fftConvCPU(d, s, g, off)
+		case s.Dev.IsCPU():
 			conv1dCPU(d, s, g, off)
-			return nil
+		case useFFT:
+			return fftConvCUDA(str, d, s, g, off)
+		default:
+			return conv1dCUDA(str, d, s, g, off)
 		}
-		return conv1dCUDA(str, d, s, g, off)
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil
+}
+
+// preferFFT is Auto's choice for m taps, n samples and outn outputs a row. On the
+// GPU, measured on an H100 (bench/results/dsp-h100.txt): FFT for filters longer
+// than one direct launch carries (512 taps), and from 512 taps for batches of 4M
+// outputs or more; direct otherwise.
+func preferFFT(dev core.Backend, rows, n, m, outn int) bool {
+	if dev.IsCPU() {
+		// The direct sum costs m multiply-adds an output, overlap-save about
+		// 6 log2(nfft) (two transforms and a product) over the share of a frame
+		// that is kept.
+		nfft, hop := fftSize(m, outn)
+		return float64(m) > 6*math.Log2(float64(nfft))*float64(nfft)/float64(hop)
+	}
+	return (m > conv1dTaps || m >= 512 && rows*outn >= 1<<22) && fftAvailable()
+}
+
+// fftSize is the overlap-save frame for m taps and outn outputs: a power of two at
+// least 8m (at least 1024), no longer than one frame of the whole output needs,
+// and the outputs each frame keeps.
+func fftSize(m, outn int) (nfft, hop int) {
+	nfft = 1024
+	for nfft < 8*m {
+		nfft *= 2
+	}
+	for nfft > 16 && nfft/2 >= outn+m-1 && nfft/2 >= m {
+		nfft /= 2
+	}
+	return nfft, nfft - m + 1
 }

@@ -57,6 +57,29 @@ func rmsErr(got, want []float64) float64 {
 	return worst / rms
 }
 
+// termErr is the largest difference between got and want over the larger of
+// want's RMS and the RMS a filter of taps h gives white noise of x's RMS: a
+// transform's rounding follows the signal's energy through the filter, not the
+// values of an output whose products cancel (a signal of one sample).
+func termErr(got, want []float64, x []float32, h []float64) float64 {
+	var sx, sh, sw float64
+	for _, v := range x {
+		sx += float64(v) * float64(v)
+	}
+	for _, v := range h {
+		sh += v * v
+	}
+	for _, v := range want {
+		sw += v * v
+	}
+	scale := math.Max(math.Sqrt(sw/float64(max(1, len(want)))), math.Sqrt(sx/float64(max(1, len(x)))*sh))
+	worst := 0.0
+	for i := range got {
+		worst = math.Max(worst, math.Abs(got[i]-want[i]))
+	}
+	return worst / math.Max(scale, 1e-30)
+}
+
 type convCase struct {
 	n, m  int
 	mode  dsp.Mode
@@ -66,8 +89,8 @@ type convCase struct {
 	label string
 }
 
-// Convolve and Correlate on the CPU device against scipy.signal's (method
-// 'direct', float64) on fresh random signals of awkward lengths, every mode, short
+// Convolve and Correlate on the CPU device, every method, against scipy.signal's
+// (method 'direct', float64) on fresh random signals of awkward lengths, every mode, short
 // and long filters (taps longer than the signal too): within 1e-5 of the output's RMS.
 func TestConvolveMatchesSciPy(t *testing.T) {
 	r := tu.Rand(t)
@@ -106,22 +129,24 @@ func TestConvolveMatchesSciPy(t *testing.T) {
 			t.Fatal(err)
 		}
 		src.Upload(tu.F32Bytes(c.x))
-		dst := &gpuimage.Image{}
 		f := dsp.Convolve
 		if c.corr {
 			f = dsp.Correlate
 		}
-		if err := f(src, dst, c.h, c.mode); err != nil {
-			t.Fatalf("n=%d m=%d %v corr=%v: %v", c.n, c.m, c.mode, c.corr, err)
-		}
-		got := tu.Float32s(t, dst)
-		if dst.Rows() != 1 || len(got) != len(want) {
-			t.Errorf("n=%d m=%d %v corr=%v: %dx%d, SciPy %d samples", c.n, c.m, c.mode, c.corr, dst.Rows(), dst.Cols(), len(want))
-		} else if e := rmsErr(f64(got), want); e > 1e-5 {
-			t.Errorf("n=%d m=%d %v corr=%v: off SciPy by %.3g of the RMS", c.n, c.m, c.mode, c.corr, e)
+		for _, meth := range []dsp.Method{dsp.Direct, dsp.FFT, dsp.Auto} {
+			dst := &gpuimage.Image{}
+			if err := f(src, dst, c.h, c.mode, meth); err != nil {
+				t.Fatalf("n=%d m=%d %v %v corr=%v: %v", c.n, c.m, c.mode, meth, c.corr, err)
+			}
+			got := tu.Float32s(t, dst)
+			if dst.Rows() != 1 || len(got) != len(want) {
+				t.Errorf("n=%d m=%d %v %v corr=%v: %dx%d, SciPy %d samples", c.n, c.m, c.mode, meth, c.corr, dst.Rows(), dst.Cols(), len(want))
+			} else if e := rmsErr(f64(got), want); e > 1e-5 {
+				t.Errorf("n=%d m=%d %v %v corr=%v: off SciPy by %.3g of the RMS", c.n, c.m, c.mode, meth, c.corr, e)
+			}
+			dst.Close()
 		}
 		src.Close()
-		dst.Close()
 	}
 }
 
@@ -144,14 +169,14 @@ func TestConvolveRowsViewsAndErrors(t *testing.T) {
 	h := randTaps(r, 17)
 	all := &gpuimage.Image{}
 	defer all.Close()
-	if err := dsp.Convolve(src, all, h, dsp.Same); err != nil {
+	if err := dsp.Convolve(src, all, h, dsp.Same, dsp.Auto); err != nil {
 		t.Fatal(err)
 	}
 	for y := range vals {
 		one, _ := gpuimage.New(cpuDev, 1, 300, gpuimage.CV32FC1)
 		one.Upload(tu.F32Bytes(vals[y]))
 		out := &gpuimage.Image{}
-		dsp.Convolve(one, out, h, dsp.Same)
+		dsp.Convolve(one, out, h, dsp.Same, dsp.Auto)
 		row, _ := all.Region(image.Rect(0, y, 300, y+1))
 		if a, b := tu.Float32s(t, row), tu.Float32s(t, out); !equalF32(a, b) {
 			t.Errorf("row %d of the batch differs from the row alone", y)
@@ -170,8 +195,8 @@ func TestConvolveRowsViewsAndErrors(t *testing.T) {
 	a, b := &gpuimage.Image{}, &gpuimage.Image{}
 	defer a.Close()
 	defer b.Close()
-	dsp.Correlate(view, a, h, dsp.Full)
-	dsp.Correlate(copied, b, h, dsp.Full)
+	dsp.Correlate(view, a, h, dsp.Full, dsp.Auto)
+	dsp.Correlate(copied, b, h, dsp.Full, dsp.Auto)
 	if !equalF32(tu.Float32s(t, a), tu.Float32s(t, b)) || a.Cols() != 200+17-1 || a.Rows() != 3 {
 		t.Errorf("a view's correlation differs from its copy's (%dx%d)", a.Cols(), a.Rows())
 	}
@@ -179,7 +204,7 @@ func TestConvolveRowsViewsAndErrors(t *testing.T) {
 	in := &gpuimage.Image{}
 	defer in.Close()
 	src.CopyTo(in)
-	if err := dsp.Convolve(in, in, h, dsp.Same); err != nil || !equalF32(tu.Float32s(t, in), tu.Float32s(t, all)) {
+	if err := dsp.Convolve(in, in, h, dsp.Same, dsp.Auto); err != nil || !equalF32(tu.Float32s(t, in), tu.Float32s(t, all)) {
 		t.Errorf("in place: %v", err)
 	}
 	u8, _ := gpuimage.New(cpuDev, 2, 8, gpuimage.CV8UC1)
@@ -193,14 +218,15 @@ func TestConvolveRowsViewsAndErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"8-bit", dsp.Convolve(u8, out, h, dsp.Full), "32FC1"},
-		{"complex", dsp.Convolve(c2, out, h, dsp.Full), "32FC1"},
-		{"no taps", dsp.Convolve(src, out, nil, dsp.Full), "no taps"},
-		{"NaN tap", dsp.Convolve(src, out, []float64{1, math.NaN()}, dsp.Full), "tap 1"},
-		{"huge tap", dsp.Correlate(src, out, []float64{1e300}, dsp.Full), "tap 0"},
-		{"mode", dsp.Convolve(src, out, h, dsp.Mode(7)), "mode"},
-		{"nil src", dsp.Convolve(nil, out, h, dsp.Full), "dsp.Convolve"},
-		{"nil dst", dsp.Convolve(src, nil, h, dsp.Full), "dst"},
+		{"8-bit", dsp.Convolve(u8, out, h, dsp.Full, dsp.Auto), "32FC1"},
+		{"complex", dsp.Convolve(c2, out, h, dsp.Full, dsp.Auto), "32FC1"},
+		{"no taps", dsp.Convolve(src, out, nil, dsp.Full, dsp.Auto), "no taps"},
+		{"NaN tap", dsp.Convolve(src, out, []float64{1, math.NaN()}, dsp.Full, dsp.Auto), "tap 1"},
+		{"huge tap", dsp.Correlate(src, out, []float64{1e300}, dsp.Full, dsp.Auto), "tap 0"},
+		{"mode", dsp.Convolve(src, out, h, dsp.Mode(7), dsp.Auto), "mode"},
+		{"method", dsp.Convolve(src, out, h, dsp.Full, dsp.Method(9)), "method"},
+		{"nil src", dsp.Convolve(nil, out, h, dsp.Full, dsp.Auto), "dsp.Convolve"},
+		{"nil dst", dsp.Convolve(src, nil, h, dsp.Full, dsp.Auto), "dst"},
 	} {
 		if bad.err == nil || !strings.Contains(bad.err.Error(), bad.want) {
 			t.Errorf("%s: %v (want an error about %q)", bad.name, bad.err, bad.want)

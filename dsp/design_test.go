@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/gpuimg/gpuimg/dsp"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
 // scipy runs testdata/scipy_ref.py on the cases with Debian's python3 and returns
@@ -314,6 +316,70 @@ func TestButter(t *testing.T) {
 				t.Errorf("Butter(%+v) section %d: %v, SciPy %v (off by %.3g)", c, s, got[s], want[s], d)
 				break
 			}
+		}
+	}
+}
+
+// Crossover's bands: each is the difference of FirWin's low-passes (SciPy's taps,
+// checked by TestFirWin), their sum is a centred impulse (within 1e-12), and bad
+// designs are refused.
+func TestCrossover(t *testing.T) {
+	bands, err := dsp.Crossover(48000, []float64{250, 2000, 8000}, 8191, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bands) != 4 {
+		t.Fatalf("%d bands, want 4", len(bands))
+	}
+	lp, _ := dsp.FirWin(8191, []float64{2000}, dsp.Lowpass, &dsp.FirWinOptions{Fs: 48000})
+	lp0, _ := dsp.FirWin(8191, []float64{250}, dsp.Lowpass, &dsp.FirWinOptions{Fs: 48000})
+	for i := range lp {
+		if d := bands[1][i] - (lp[i] - lp0[i]); math.Abs(d) > 1e-15 {
+			t.Fatalf("band 1 tap %d: %g, want %g", i, bands[1][i], lp[i]-lp0[i])
+		}
+	}
+	for i := 0; i < 8191; i++ {
+		var sum float64
+		for _, b := range bands {
+			sum += b[i]
+		}
+		want := 0.0
+		if i == 4095 {
+			want = 1
+		}
+		if math.Abs(sum-want) > 1e-12 {
+			t.Fatalf("tap %d: the bands sum to %g, want %g", i, sum, want)
+		}
+	}
+	// Applied to a signal (on the CPU device, by FFT), the bands sum to the input
+	// delayed by 4095 samples, within 1e-4 of its RMS.
+	r := tu.Rand(t)
+	src, vals := signals(t, r, gpuimage.CPU(), 1, 20000)
+	defer src.Close()
+	sum := make([]float64, 20000+8190)
+	for _, b := range bands {
+		out := &gpuimage.Image{}
+		if err := dsp.Convolve(src, out, b, dsp.Full, dsp.FFT); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range tu.Float32s(t, out) {
+			sum[i] += float64(v)
+		}
+		out.Close()
+	}
+	want := make([]float64, len(sum))
+	for i, v := range vals[0] {
+		want[i+4095] = float64(v)
+	}
+	if e := rmsErr(sum, want); e > 1e-4 {
+		t.Errorf("the bands' outputs sum to the delayed input within %.3g of the RMS, want 1e-4", e)
+	}
+	for _, bad := range []struct {
+		edges []float64
+		taps  int
+	}{{[]float64{250}, 8192}, {nil, 101}, {[]float64{2000, 250}, 101}, {[]float64{30000}, 101}} {
+		if _, err := dsp.Crossover(48000, bad.edges, bad.taps, nil); err == nil {
+			t.Errorf("Crossover(%v, %d) accepted", bad.edges, bad.taps)
 		}
 	}
 }

@@ -2,8 +2,10 @@ package dsp_test
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/gpuimg/gpuimg/dsp"
+	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
 // A 101-tap low-pass FIR filter at 1 kHz for 48 kHz audio, Hamming-windowed.
@@ -36,4 +38,36 @@ func ExampleKaiserOrd() {
 	n, beta, err := dsp.KaiserOrd(60, 0.02)
 	fmt.Printf("%d taps, beta %.4f, %v\n", n, beta, err)
 	// Output: 364 taps, beta 5.6533, <nil>
+}
+
+// Filter a batch of two signals (one a row) with an order-4 Butterworth low-pass,
+// forward only and with zero phase, on the CPU device (gpuimage.CUDA(0) for the GPU).
+func ExampleSOSFilt() {
+	sos, _ := dsp.Butter(4, []float64{0.1}, dsp.Lowpass, 0)
+	x := make([]float32, 2*64)
+	for i := range x {
+		if i%64 >= 16 {
+			x[i] = 1 // a step in each row
+		}
+	}
+	src, _ := gpuimage.New(gpuimage.CPU(), 2, 64, gpuimage.CV32FC1)
+	defer src.Close()
+	src.Upload(unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), 4*len(x)))
+	var y, z gpuimage.Image
+	defer y.Close()
+	defer z.Close()
+	if err := dsp.SOSFilt(src, &y, sos); err != nil {
+		fmt.Println(err)
+	}
+	if err := dsp.SOSFiltFilt(src, &z, sos); err != nil {
+		fmt.Println(err)
+	}
+	out := make([]float32, 2*64)
+	y.Download(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*len(out)))
+	fmt.Printf("sosfilt: %.4f %.4f %.4f\n", out[16], out[24], out[63])
+	z.Download(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*len(out)))
+	fmt.Printf("sosfiltfilt: %.4f %.4f %.4f\n", out[15], out[16], out[63])
+	// Output:
+	// sosfilt: 0.0004 0.4472 0.9983
+	// sosfiltfilt: 0.4488 0.5512 0.9997
 }

@@ -3,7 +3,7 @@ package dsp
 // conv1dTaps, conv1dThreads and conv1dR are kernels/dsp_params.h's
 // GI_CONV1D_TAPS, GI_CONV1D_THREADS and GI_CONV1D_R (TestParamsMatchKernels).
 const (
-	conv1dTaps    = 960
+	conv1dTaps    = 512
 	conv1dThreads = 256
 	conv1dR       = 8
 )
@@ -17,4 +17,69 @@ type conv1dParams struct {
 	Dp                     int32
 	Rows, N, Outn, Off, M8 int32
 	G                      [conv1dTaps]float32
+}
+
+// The IIR kernels' sizes: kernels/dsp_params.h's GI_IIR_* (TestParamsMatchKernels).
+const (
+	iirThreads = 128
+	iirL       = 32
+	iirCarry   = 256
+	iirMaxS    = 16
+	iirCoef    = 48
+	iirTLevels = 7
+	iirBLevels = 8
+)
+
+// iirPowersParams mirrors gi_iir_powers' parameters (kernels/dsp_params.h:
+// IIRPowersParams).
+type iirPowersParams struct {
+	A    [iirMaxS * iirMaxS]float64
+	Mats uintptr
+	S    int32
+}
+
+// fftConvTaps is GI_FFTCONV_TAPS, the taps one gi_fftconv_taps launch copies.
+const fftConvTaps = 960
+
+// fftTapsParams mirrors gi_fftconv_taps' parameters (FftConvTapsParams).
+type fftTapsParams struct {
+	Dst   uintptr
+	Count int32
+	G     [fftConvTaps]float32
+}
+
+// iirParams mirrors gi_iir_*'s parameters (kernels/dsp_params.h: IIRParams).
+type iirParams struct {
+	Src                                    uintptr
+	Sp                                     int32
+	Dst                                    uintptr
+	Dp                                     int32
+	Rows, N, Len, Pad, Rev, Opad, Outn, Nb int32
+	Mats                                   uintptr
+	Agg                                    uintptr
+	AggRow                                 int32
+	ZiMode, Sreal                          int32
+	Zi                                     uintptr
+	ZiRow, ZiPair                          int32
+	Zf                                     uintptr
+	ZfRow, ZfPair                          int32
+	X0in                                   uintptr
+	X0out                                  uintptr
+	Ziv                                    [iirMaxS]float32
+	Coef                                   [iirCoef]float32
+}
+
+// fftConvThreads is GI_FFTCONV_THREADS.
+const fftConvThreads = 256
+
+// fftConvParams mirrors gi_fftconv_*'s parameters (kernels/dsp_params.h:
+// FftConvParams).
+type fftConvParams struct {
+	Src                                     uintptr
+	Sp                                      int32
+	Dst                                     uintptr
+	Dp                                      int32
+	Buf, Spec, H                            uintptr
+	Rows, N, Outn, M, Nfft, Hop, Frames, F0 int32
+	Scale                                   float32
 }

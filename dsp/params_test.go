@@ -12,6 +12,18 @@ func TestParamsMatchKernels(t *testing.T) {
 	if err := kparams.Compare(kparams.Structs()["Conv1DParams"], conv1dParams{}); err != nil {
 		t.Errorf("Conv1DParams: %v", err)
 	}
+	if err := kparams.Compare(kparams.Structs()["FftConvParams"], fftConvParams{}); err != nil {
+		t.Errorf("FftConvParams: %v", err)
+	}
+	if err := kparams.Compare(kparams.Structs()["IIRPowersParams"], iirPowersParams{}); err != nil {
+		t.Errorf("IIRPowersParams: %v", err)
+	}
+	if err := kparams.Compare(kparams.Structs()["FftConvTapsParams"], fftTapsParams{}); err != nil {
+		t.Errorf("FftConvTapsParams: %v", err)
+	}
+	if err := kparams.Compare(kparams.Structs()["IIRParams"], iirParams{}); err != nil {
+		t.Errorf("IIRParams: %v", err)
+	}
 	for _, c := range []struct {
 		name      string
 		go_, cuda int
@@ -19,6 +31,15 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_CONV1D_TAPS", conv1dTaps, kparams.Conv1DTaps},
 		{"GI_CONV1D_THREADS", conv1dThreads, kparams.Conv1DThreads},
 		{"GI_CONV1D_R", conv1dR, kparams.Conv1DR},
+		{"GI_FFTCONV_THREADS", fftConvThreads, kparams.FftConvThreads},
+		{"GI_FFTCONV_TAPS", fftConvTaps, kparams.FftConvTaps},
+		{"GI_IIR_THREADS", iirThreads, kparams.IIRThreads},
+		{"GI_IIR_L", iirL, kparams.IIRL},
+		{"GI_IIR_CARRY", iirCarry, kparams.IIRCarry},
+		{"GI_IIR_MAXS", iirMaxS, kparams.IIRMaxS},
+		{"GI_IIR_COEF", iirCoef, kparams.IIRCoef},
+		{"GI_IIR_TLEVELS", iirTLevels, kparams.IIRTLevels},
+		{"GI_IIR_BLEVELS", iirBLevels, kparams.IIRBLevels},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

@@ -7,8 +7,10 @@
 // GI_CONV1D_TAPS taps ride in one launch's parameters, which the GPU keeps in
 // constant memory: every thread reads the same tap at once (a broadcast), and each
 // launch carries its own, so concurrent streams never race on a shared symbol.
-// Longer filters are split over launches that add into the output.
-#define GI_CONV1D_TAPS 960
+// Longer filters are split over launches that add into the output. 512 taps (2 KB)
+// stay in the SM's constant cache; 960 (3.8 KB, measured) thrashed it and ran at
+// half the speed a tap.
+#define GI_CONV1D_TAPS 512
 #define GI_CONV1D_THREADS 256
 #define GI_CONV1D_R 8  // consecutive outputs a thread (a register window slides over them)
 
@@ -23,4 +25,89 @@ struct Conv1DParams {
   int dp;
   int rows, n, outn, off, m8;
   float g[GI_CONV1D_TAPS];
+};
+
+// The IIR filters (dsp_iir.cu): a cascade of K sections of order P (SOSFilt: P = 2;
+// LFilter: K = 1) in direct form II transposed, run by a chunked scan. Each thread
+// filters GI_IIR_L consecutive samples from a zero state, the threads of a block
+// combine their end states with a Hillis-Steele scan (state' = A^d state + local,
+// A the S x S matrix of one sample with no input, S = K*P), and blocks of
+// GI_IIR_THREADS*GI_IIR_L samples carry their states to the next the same way.
+#define GI_IIR_THREADS 128
+#define GI_IIR_L 32
+#define GI_IIR_CARRY 256   // block states one gi_iir_carry thread block scans at once
+#define GI_IIR_MAXS 16     // largest state (8 second-order sections, or order 16)
+#define GI_IIR_COEF 48     // coefficients: each section's b0..bP then -a1..-aP
+#define GI_IIR_TLEVELS 7   // log2(GI_IIR_THREADS): thread-level powers A^(L*2^j)
+#define GI_IIR_BLEVELS 8   // log2(GI_IIR_CARRY): block-level powers A^(L*THREADS*2^j)
+
+// IIRParams: gi_iir_{local,carry,final}_kKpP over rows rows. The kernels filter a
+// virtual sequence v of len samples made from src's n: v[i] = x[j], j = (rev ?
+// len-1-i : i) - pad, oddly extended past both ends (2x[0]-x[-j], 2x[n-1]-x[2n-2-j]:
+// filtfilt's padding, pad < n); output i goes to dst[(rev ? len-1-i : i) - opad]
+// when that is in 0..outn-1. The initial state: zero (ziMode 0), zi (1: element s of
+// row r at byte r*ziRow + (s/2)*ziPair + (s%2)*4, s < sreal), or ziv times the
+// row's first input sample (2: x0in[r] if set, else v[0]; written to x0out[r] if
+// set). zf, if set, gets the final state in zi's layout. mats holds the S x S
+// powers of A (row-major, S = K*P, in double): GI_IIR_TLEVELS of A^(L*2^j), then
+// GI_IIR_BLEVELS of A^(B*2^j), B = GI_IIR_THREADS*GI_IIR_L; agg the S-state of each
+// of a row's nb blocks (aggRow doubles a row).
+struct IIRParams {
+  const float* src;
+  int sp;
+  float* dst;
+  int dp;
+  int rows, n, len, pad, rev, opad, outn, nb;
+  const double* mats;
+  double* agg;
+  int aggRow;
+  int ziMode, sreal;
+  const float* zi;
+  int ziRow, ziPair;
+  float* zf;
+  int zfRow, zfPair;
+  const float* x0in;
+  float* x0out;
+  float ziv[GI_IIR_MAXS];
+  float coef[GI_IIR_COEF];
+};
+
+// FFT convolution by overlap-save (dsp_fftconv.cu), for long filters: each row's
+// output (full-convolution samples f0 .. f0+outn-1) is cut into frames of hop
+// samples; frame j of row r is the nfft input samples that end at its last output
+// (x zero outside 0..n-1), transformed by cuFFT in one batch, multiplied by the
+// taps' spectrum, transformed back, and its last hop samples kept.
+#define GI_FFTCONV_THREADS 256
+
+// FftConvParams: gi_fftconv_{frames,mul,gather}. buf holds rows*frames frames of
+// nfft floats (packed), spec their half spectra of nfft/2+1 complex values, h the
+// taps' half spectrum; m taps; scale the inverse transform's 1/nfft.
+struct FftConvParams {
+  const float* src;
+  int sp;
+  float* dst;
+  int dp;
+  float* buf;
+  float* spec;
+  const float* h;
+  int rows, n, outn, m, nfft, hop, frames, f0;
+  float scale;
+};
+
+// IIRPowersParams: gi_iir_powers, the powers of the s x s state matrix a (row-major)
+// into mats (IIRParams.mats).
+struct IIRPowersParams {
+  double a[GI_IIR_MAXS * GI_IIR_MAXS];
+  double* mats;
+  int s;
+};
+
+// gi_fftconv_taps copies count taps from its parameters to dst (a filter longer
+// than GI_FFTCONV_TAPS takes several launches): no copy from host memory, which
+// would wait for the stream.
+#define GI_FFTCONV_TAPS 960
+struct FftConvTapsParams {
+  float* dst;
+  int count;
+  float g[GI_FFTCONV_TAPS];
 };

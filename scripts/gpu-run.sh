@@ -44,7 +44,7 @@ if [ "$part" = dsp ]; then
   # PyTorch) in the same run.
   step dsp-tests bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run 'CUDA|Launched|Params' -test.count=1 -test.v"
   grep -E "^(--- |ok|PASS|FAIL)|largest" "$out/dsp-tests.log"
-  step dsp-bench bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run XXX -test.bench CUDAConvolve -test.benchtime 50x"
+  step dsp-bench bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run XXX -test.bench 'CUDAConvolve|CUDAIIR|CUDACrossover' -test.benchtime 30x"
   grep -E "^Benchmark" "$out/dsp-bench.log"
   step dsp-peers bash -c "python3 bench/peers/dsp_peers.py 20 | tee '$out/dsp-peers.jsonl'"
 fi
@@ -110,8 +110,8 @@ if [ -x "$san" ]; then
   step sanitizer-fftfilter-filters bash -c "cd fftfilter && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$f' -test.run 'CUDA(DFT|Filters|Convolve)' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter2.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter2.err'; exit \$r"
   step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
   dt=.gpu/tests/dsp.test
-  step sanitizer-dsp bash -c "cd dsp && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolve' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-dsp.err'; r=\$?; tail -5 '$out/sanitizer-dsp.err'; exit \$r"
-  step sanitizer-racecheck-dsp bash -c "set -o pipefail; cd dsp && timeout 200 $san --tool racecheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolveViewsAndStreams' -test.count=1 | tail -3"
+  step sanitizer-dsp bash -c "cd dsp && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolve|CUDAIIR' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-dsp.err'; r=\$?; tail -5 '$out/sanitizer-dsp.err'; exit \$r"
+  step sanitizer-racecheck-dsp bash -c "set -o pipefail; cd dsp && timeout 200 $san --tool racecheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolveViewsAndStreams|CUDAIIRViewsAndStreams' -test.count=1 | tail -3"
 fi
 fi
 if [ "$part" = tests ] || [ "$part" = all ] || [ "$part" = cli ]; then

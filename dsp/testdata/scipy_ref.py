@@ -37,6 +37,24 @@ def one(c):
         x = np.asarray(c["x"], dtype=np.float64)
         h = np.asarray(c["h"], dtype=np.float64)
         return list(f(x, h, mode=c["mode"], method="direct"))
+    if fn in ("lfilter", "sosfilt"):
+        x = np.asarray(c["x"], dtype=np.float64)
+        zi = None if c.get("zi") is None else np.asarray(c["zi"], dtype=np.float64)
+        if fn == "lfilter":
+            r = signal.lfilter(c["b"], c["a"], x, zi=zi)
+        else:
+            r = signal.sosfilt(np.asarray(c["sos"]), x, zi=zi)
+        if zi is None:
+            return {"y": r.tolist()}
+        return {"y": r[0].tolist(), "zf": r[1].tolist()}
+    if fn == "filtfilt":
+        return list(signal.filtfilt(c["b"], c["a"], np.asarray(c["x"], dtype=np.float64)))
+    if fn == "sosfiltfilt":
+        return list(signal.sosfiltfilt(np.asarray(c["sos"]), np.asarray(c["x"], dtype=np.float64)))
+    if fn == "lfilter_zi":
+        return list(signal.lfilter_zi(c["b"], c["a"]))
+    if fn == "sosfilt_zi":
+        return signal.sosfilt_zi(np.asarray(c["sos"])).tolist()
     raise ValueError("unknown case " + fn)
 
 

@@ -1,0 +1,295 @@
+//go:build cuda
+
+package dsp_test
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"math/rand"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpuimg/gpuimg/dsp"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// gpuIIRCase is a filter call run on both devices.
+type gpuIIRCase struct {
+	name  string
+	tol   float64 // of the output's RMS: 1e-4, more for two passes of sections
+	state bool // zi and zf (lfilter, sosfilt)
+	zi    func(rows int) (int, int, []float64)
+	run   func(src, dst, zi, zf *gpuimage.Image, opts ...gpuimage.Option) error
+}
+
+func gpuIIRCases(t testing.TB, r *rand.Rand) []gpuIIRCase {
+	var cs []gpuIIRCase
+	for _, order := range []int{0, 1, 2, 3, 5, 8, 16} {
+		rmax := 0.95
+		if order == 16 {
+			rmax = 0.6 // a transfer function of order 16 is ill-conditioned in float32 otherwise
+		}
+		b, a := randBAIn(r, order, rmax)
+		cs = append(cs, gpuIIRCase{name: fmt.Sprintf("lfilter order %d", order), state: order > 0,
+			zi: func(rows int) (int, int, []float64) { return rows, order, randZi(r, rows*order) },
+			run: func(src, dst, zi, zf *gpuimage.Image, o ...gpuimage.Option) error {
+				return dsp.LFilterState(src, dst, b, a, zi, zf, o...)
+			}})
+		if order > 0 && order <= 8 {
+			cs = append(cs, gpuIIRCase{name: fmt.Sprintf("filtfilt order %d", order),
+				run: func(src, dst, _, _ *gpuimage.Image, o ...gpuimage.Option) error {
+					return dsp.FiltFilt(src, dst, b, a, o...)
+				}})
+		}
+	}
+	for _, order := range []int{1, 4, 8, 13, 16, 24} {
+		sos := randButter(t, r, order)
+		if order > 8 {
+			// Two and three passes of the kernels' eight sections, rounded to float32
+			// between them: well-conditioned low-pass filters (a narrow band-pass of
+			// order 48 is not a float32 filter).
+			sos, _ = dsp.Butter(order, []float64{0.2 + 0.3*r.Float64()}, dsp.Lowpass, 0)
+		}
+		tol := 1e-4
+		if len(sos) > 8 {
+			// Two passes, the signal rounded to float32 between them: up to 1.6e-4
+			// measured for order 24 (a float32 sosfilt in SciPy: 1.3e-5).
+			tol = 3e-4
+		}
+		cs = append(cs, gpuIIRCase{name: fmt.Sprintf("sosfilt %d sections", len(sos)), state: true, tol: tol,
+			zi: func(rows int) (int, int, []float64) { return len(sos), 2 * rows, randZi(r, 2*rows*len(sos)) },
+			run: func(src, dst, zi, zf *gpuimage.Image, o ...gpuimage.Option) error {
+				return dsp.SOSFiltState(src, dst, sos, zi, zf, o...)
+			}},
+			gpuIIRCase{name: fmt.Sprintf("sosfiltfilt %d sections", len(sos)), tol: tol,
+				run: func(src, dst, _, _ *gpuimage.Image, o ...gpuimage.Option) error {
+					return dsp.SOSFiltFilt(src, dst, sos, o...)
+				}})
+	}
+	return cs
+}
+
+// LFilter, SOSFilt (one to twelve sections: one and two passes of the kernels'
+// eight), FiltFilt and SOSFiltFilt on the GPU against the CPU device on fresh
+// random filters and signals: 1 to 1.1e6 samples (one block of 4096, several, and
+// more than the 256 blocks one carry step scans), batches, random zi, poisoned
+// outputs and zf; within 1e-4 of the output's RMS (3e-4 past eight sections: two
+// passes, rounded to float32 between them; the GPU in float32, the CPU in float64)
+// and zf within 1e-4 of its largest value. Logged: the largest difference.
+func TestCUDAIIRMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	worst := map[string]float64{}
+	for _, c := range gpuIIRCases(t, r) {
+		for _, sz := range [][2]int{{1, 1}, {3, 7}, {1, 4097}, {3, 3*4096 + 5}, {2, 100000}, {1, 1100000}} {
+			rows, n := sz[0], sz[1]
+			if testing.Short() && n > 20000 {
+				continue
+			}
+			name := fmt.Sprintf("%s %dx%d", c.name, rows, n)
+			cs, vals := signals(t, r, gpuimage.CPU(), rows, n)
+			gs := upload(t, gpu, vals)
+			var czi, gzi, czf, gzf *gpuimage.Image
+			if c.state {
+				zr, zc, zv := c.zi(rows)
+				czi, gzi = one(t, gpuimage.CPU(), zr, zc, zv), one(t, gpu, zr, zc, zv)
+				czf, gzf = &gpuimage.Image{}, tu.Poisoned(t, gpu, zr, zc, gpuimage.CV32FC1)
+			}
+			want := &gpuimage.Image{}
+			errC := c.run(cs, want, czi, czf)
+			got := tu.Poisoned(t, gpu, rows, n, gpuimage.CV32FC1)
+			errG := c.run(gs, got, gzi, gzf)
+			if (errC == nil) != (errG == nil) {
+				t.Errorf("%s: CPU %v, GPU %v", name, errC, errG)
+			} else if errC == nil {
+				e := rmsErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want)))
+				worst[c.name] = math.Max(worst[c.name], e)
+				if tol := max(c.tol, 1e-4); e > tol {
+					t.Errorf("%s: GPU off the CPU by %.3g of the RMS (want %g)", name, e, tol)
+				}
+				if c.state {
+					if d, ok := closeTo(f64(tu.Float32s(t, gzf)), f64(tu.Float32s(t, czf)), 1e-4); !ok {
+						t.Errorf("%s: zf off the CPU's by %.3g", name, d)
+					}
+				}
+			}
+			for _, im := range []*gpuimage.Image{cs, gs, want, got, czi, gzi, czf, gzf} {
+				if im != nil {
+					im.Close()
+				}
+			}
+		}
+	}
+	keys := make([]string, 0, len(worst))
+	for k := range worst {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("%s: largest GPU-CPU difference %.3g of the RMS", k, worst[k])
+	}
+}
+
+// Chunked filtering with the state carried on the GPU gives one call's output.
+func TestCUDAIIRStateRoundTrips(t *testing.T) {
+	testIIRStateRoundTrips(t, tu.Rand(t), tu.CUDA(t))
+}
+
+// A view of a batch, filtered by four goroutines on their own streams at once,
+// gives the CPU device's results.
+func TestCUDAIIRViewsAndStreams(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	cs, vals := signals(t, r, gpuimage.CPU(), 6, 20000)
+	defer cs.Close()
+	gs := upload(t, gpu, vals)
+	defer gs.Close()
+	rect := image.Rect(123, 1, 14321, 5)
+	cv, _ := cs.Region(rect)
+	gv, _ := gs.Region(rect)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			s, err := gpu.NewStream()
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			sos, _ := dsp.Butter(2+3*g, []float64{0.1 + 0.2*float64(g)}, dsp.Lowpass, 0)
+			want, got := &gpuimage.Image{}, &gpuimage.Image{}
+			defer want.Close()
+			defer got.Close()
+			if err := dsp.SOSFiltFilt(cv, want, sos); err != nil {
+				errs <- err
+				return
+			}
+			for k := 0; k < 5; k++ {
+				if err := dsp.SOSFiltFilt(gv, got, sos, gpuimage.OnStream(s)); err != nil {
+					errs <- err
+					return
+				}
+			}
+			s.Synchronize()
+			if e := rmsErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want))); e > 1e-4 {
+				errs <- fmt.Errorf("goroutine %d: off by %.3g of the RMS", g, e)
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if err := dsp.ReleaseCache(); err != nil {
+		t.Error(err)
+	}
+}
+
+// BenchmarkCUDAIIR times SOSFilt (Butterworth order 8: 4 sections), LFilter (the
+// same filter as b, a) and SOSFiltFilt by CUDA events (median after a warm-up) on
+// random signals.
+func BenchmarkCUDAIIR(b *testing.B) {
+	gpu := tu.CUDA(b)
+	r := tu.Rand(b)
+	sos, _ := dsp.Butter(8, []float64{0.2}, dsp.Lowpass, 0)
+	bb, aa := randBAIn(r, 8, 0.9)
+	for _, c := range []struct {
+		name    string
+		rows, n int
+		run     func(src, dst *gpuimage.Image, o gpuimage.Option) error
+	}{
+		{"sosfilt", 1, 10000000, func(s, d *gpuimage.Image, o gpuimage.Option) error { return dsp.SOSFilt(s, d, sos, o) }},
+		{"sosfilt", 64, 1000000, func(s, d *gpuimage.Image, o gpuimage.Option) error { return dsp.SOSFilt(s, d, sos, o) }},
+		{"sosfilt", 64, 16384, func(s, d *gpuimage.Image, o gpuimage.Option) error { return dsp.SOSFilt(s, d, sos, o) }},
+		{"lfilter8", 1, 10000000, func(s, d *gpuimage.Image, o gpuimage.Option) error { return dsp.LFilter(s, d, bb, aa, o) }},
+		{"lfilter8", 64, 1000000, func(s, d *gpuimage.Image, o gpuimage.Option) error { return dsp.LFilter(s, d, bb, aa, o) }},
+		{"sosfiltfilt", 1, 10000000, func(s, d *gpuimage.Image, o gpuimage.Option) error { return dsp.SOSFiltFilt(s, d, sos, o) }},
+	} {
+		b.Run(fmt.Sprintf("%s/%dx%d", c.name, c.rows, c.n), func(b *testing.B) {
+			src, _ := signals(b, r, gpu, c.rows, c.n)
+			defer src.Close()
+			dst := &gpuimage.Image{}
+			defer dst.Close()
+			s, _ := gpu.NewStream()
+			defer s.Close()
+			on := gpuimage.OnStream(s)
+			if err := c.run(src, dst, on); err != nil {
+				b.Fatal(err)
+			}
+			s.Synchronize()
+			b.SetBytes(int64(c.rows * c.n * 4))
+			var ts []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e0, _ := s.Record()
+				c.run(src, dst, on)
+				e1, _ := s.Record()
+				e1.Synchronize()
+				d, _ := e1.Since(e0)
+				ts = append(ts, d)
+				e0.Close()
+				e1.Close()
+			}
+			sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+			b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
+		})
+	}
+}
+
+// BenchmarkCUDACrossover times a 4-band crossover of 8191-tap bands (Crossover at
+// 250 Hz, 2 kHz and 8 kHz for 48 kHz audio) on 1e7 samples as four FFT
+// convolutions (mode same), by CUDA events.
+func BenchmarkCUDACrossover(b *testing.B) {
+	gpu := tu.CUDA(b)
+	r := tu.Rand(b)
+	bands, err := dsp.Crossover(48000, []float64{250, 2000, 8000}, 8191, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, _ := signals(b, r, gpu, 1, 10000000)
+	defer src.Close()
+	outs := make([]*gpuimage.Image, len(bands))
+	for i := range outs {
+		outs[i] = &gpuimage.Image{}
+		defer outs[i].Close()
+	}
+	s, _ := gpu.NewStream()
+	defer s.Close()
+	on := gpuimage.OnStream(s)
+	run := func() {
+		for i, h := range bands {
+			if err := dsp.Convolve(src, outs[i], h, dsp.Same, dsp.FFT, on); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	run()
+	s.Synchronize()
+	b.SetBytes(4e7)
+	var ts []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e0, _ := s.Record()
+		run()
+		e1, _ := s.Record()
+		e1.Synchronize()
+		d, _ := e1.Since(e0)
+		ts = append(ts, d)
+		e0.Close()
+		e1.Close()
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
+}
+
+// Streaming FIR, SOS and filter-bank objects on the GPU, chunk by chunk, against
+// one call on the CPU device.
+func TestCUDAStreams(t *testing.T) { testStreams(t, tu.CUDA(t)) }

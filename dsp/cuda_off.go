@@ -1,0 +1,17 @@
+//go:build !cuda
+
+package dsp
+
+import (
+	"errors"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// Without the cuda tag there is no GPU device, so these are never reached.
+
+func fftAvailable() bool { return false }
+
+func fftConvCUDA(core.Stream, *core.State, *core.State, []float32, int) error {
+	return errors.New("dsp: FFT convolution on the GPU needs a build with the cuda tag")
+}

@@ -1,0 +1,85 @@
+package dsp
+
+import (
+	"hash/maphash"
+	"sync"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// The GPU keeps what a call derives from its filter alone (the taps' spectrum for
+// the FFT method, the powers of an IIR filter's state matrix) for later calls with
+// the same filter on the same device, as the driver keeps a loaded kernel: a
+// filter applied chunk after chunk or file after file pays for it once. The cache
+// is bounded (cacheEntries buffers, cacheBytes in all; the oldest goes first) and
+// ReleaseCache empties it.
+const (
+	cacheEntries = 32
+	cacheBytes   = 64 << 20
+)
+
+type cacheKey struct {
+	dev  core.Backend
+	kind string
+	size int
+	sum  uint64
+}
+
+var (
+	cacheMu    sync.Mutex
+	cacheBufs  = map[cacheKey]*core.Buffer{}
+	cacheOrder []cacheKey
+	cacheTotal int
+	cacheSeed  = maphash.MakeSeed()
+)
+
+// derived returns a device buffer of size bytes that build fills (queued on str)
+// from the filter described by kind and data, built on the first call for them and
+// shared after that. The caller releases the buffer when its work is queued.
+func derived(dev core.Backend, str core.Stream, kind string, data []byte, size int, build func(buf *core.Buffer) error) (*core.Buffer, error) {
+	key := cacheKey{dev: dev, kind: kind, size: size, sum: maphash.Bytes(cacheSeed, data)}
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if buf, ok := cacheBufs[key]; ok {
+		buf.Retain()
+		buf.Touch(str)
+		return buf, nil
+	}
+	buf, err := dev.Alloc(size)
+	if err != nil {
+		return nil, err
+	}
+	buf.Touch(str)
+	if err := build(buf); err != nil {
+		buf.Release()
+		return nil, err
+	}
+	if size <= cacheBytes/4 {
+		buf.Retain()
+		cacheBufs[key] = buf
+		cacheOrder = append(cacheOrder, key)
+		cacheTotal += size
+		for len(cacheOrder) > cacheEntries || cacheTotal > cacheBytes {
+			old := cacheOrder[0]
+			cacheOrder = cacheOrder[1:]
+			cacheTotal -= old.size
+			cacheBufs[old].Release()
+			delete(cacheBufs, old)
+		}
+	}
+	return buf, nil
+}
+
+// ReleaseCache frees the device memory dsp keeps for filters used before (taps'
+// spectra, IIR state-matrix powers); later calls make them again. Memory is freed
+// once the work queued on it is done.
+func ReleaseCache() error {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	for _, k := range cacheOrder {
+		cacheBufs[k].Release()
+		delete(cacheBufs, k)
+	}
+	cacheOrder, cacheTotal = nil, 0
+	return nil
+}

@@ -1,0 +1,259 @@
+package dsp
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// FIR filters a batch of channels (one a row) chunk by chunk, keeping the last
+// len(taps)-1 input samples of each channel on the device between chunks, so that
+// any chunking gives the output of one call on the whole signal: the causal
+// filter y[i] = sum over k of taps[k] x[i-k], as scipy.signal.lfilter(taps, [1]).
+// Each chunk is convolved with Auto's method.
+type FIR struct {
+	dev    *gpuimage.Device
+	taps   []float64
+	rows   int
+	hist   *gpuimage.Image // rows x len(taps)-1: the input before this chunk (zeros at first)
+	joined gpuimage.Image  // rows x (len(taps)-1 + chunk): the history, then the chunk
+}
+
+// NewFIR makes a streaming FIR filter of taps for channels channels on dev.
+func NewFIR(dev *gpuimage.Device, taps []float64, channels int) (*FIR, error) {
+	f := &FIR{dev: dev, taps: append([]float64(nil), taps...), rows: channels}
+	if err := checkTaps("dsp.NewFIR", taps); err != nil {
+		return nil, err
+	}
+	if channels < 1 {
+		return nil, fmt.Errorf("dsp.NewFIR: %d channels: want at least 1", channels)
+	}
+	if err := f.Reset(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Reset forgets the samples seen so far (the next chunk starts from silence).
+func (f *FIR) Reset() error {
+	if len(f.taps) == 1 {
+		return nil
+	}
+	if f.hist == nil {
+		h, err := gpuimage.New(f.dev, f.rows, len(f.taps)-1, gpuimage.CV32FC1)
+		if err != nil {
+			return fmt.Errorf("dsp.FIR: %w", err)
+		}
+		f.hist = h
+	}
+	return f.hist.SetTo(gpuimage.Scalar{})
+}
+
+// Process filters the next chunk: in is a 32FC1 image of one row a channel (any
+// number of samples), out becomes its filtered samples.
+func (f *FIR) Process(in, out *gpuimage.Image, opts ...gpuimage.Option) error {
+	const op = "dsp.FIR.Process"
+	if err := checkChunk(op, in, f.rows); err != nil {
+		return err
+	}
+	src, err := f.join(op, in, opts)
+	if err != nil {
+		return err
+	}
+	if err := conv1d(op, src, out, f.taps, Valid, Auto, true, opts, 0); err != nil {
+		return err
+	}
+	return f.advance(op, in.Cols(), opts)
+}
+
+// join returns the history followed by in (in itself for a one-tap filter), whose
+// valid convolution with the taps is in's filtered samples.
+func (f *FIR) join(op string, in *gpuimage.Image, opts []gpuimage.Option) (*gpuimage.Image, error) {
+	m, n := len(f.taps), in.Cols()
+	if m == 1 {
+		return in, nil
+	}
+	if err := core.StateOf(&f.joined).Create(core.StateOf(in).Dev, f.rows, m-1+n, core.Depth32F, 1); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	for _, c := range []struct {
+		from *gpuimage.Image
+		x0   int
+		x1   int
+	}{{f.hist, 0, m - 1}, {in, m - 1, m - 1 + n}} {
+		part, err := f.joined.Region(image.Rect(c.x0, 0, c.x1, f.rows))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		err = c.from.CopyTo(part, opts...)
+		part.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+	}
+	return &f.joined, nil
+}
+
+// advance keeps the last len(taps)-1 samples of the joined input (n of them new)
+// as the next chunk's history.
+func (f *FIR) advance(op string, n int, opts []gpuimage.Option) error {
+	m := len(f.taps)
+	if m == 1 {
+		return nil
+	}
+	last, err := f.joined.Region(image.Rect(n, 0, n+m-1, f.rows))
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	defer last.Close()
+	if err := last.CopyTo(f.hist, opts...); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// Close frees the filter's device memory.
+func (f *FIR) Close() error {
+	if f.hist != nil {
+		f.hist.Close()
+	}
+	return f.joined.Close()
+}
+
+// SOSFilter filters a batch of channels chunk by chunk with second-order sections,
+// keeping their state on the device between chunks (SOSFiltState's zi and zf), so
+// that any chunking gives one SOSFilt call's output up to float32 rounding of the
+// state.
+type SOSFilter struct {
+	sos   SOS
+	rows  int
+	state *gpuimage.Image
+}
+
+// NewSOS makes a streaming filter of the sections sos for channels channels on dev,
+// from a zero state.
+func NewSOS(dev *gpuimage.Device, sos SOS, channels int) (*SOSFilter, error) {
+	if err := checkSOS("dsp.NewSOS", sos); err != nil {
+		return nil, err
+	}
+	if channels < 1 {
+		return nil, fmt.Errorf("dsp.NewSOS: %d channels: want at least 1", channels)
+	}
+	st, err := gpuimage.New(dev, len(sos), 2*channels, gpuimage.CV32FC1)
+	if err != nil {
+		return nil, fmt.Errorf("dsp.NewSOS: %w", err)
+	}
+	f := &SOSFilter{sos: append(SOS(nil), sos...), rows: channels, state: st}
+	return f, f.Reset()
+}
+
+// Reset sets the state to zero.
+func (f *SOSFilter) Reset() error { return f.state.SetTo(gpuimage.Scalar{}) }
+
+// State is the filter's state in SOSFiltState's layout (len(sos) rows by 2 a
+// channel), owned by the filter: set it (SOSFiltZi times a level, for one) to start
+// elsewhere than from zero.
+func (f *SOSFilter) State() *gpuimage.Image { return f.state }
+
+// Process filters the next chunk of every channel (one a row of in) into out.
+func (f *SOSFilter) Process(in, out *gpuimage.Image, opts ...gpuimage.Option) error {
+	if err := checkChunk("dsp.SOSFilter.Process", in, f.rows); err != nil {
+		return err
+	}
+	return SOSFiltState(in, out, f.sos, f.state, f.state, opts...)
+}
+
+// Close frees the filter's device memory.
+func (f *SOSFilter) Close() error { return f.state.Close() }
+
+// FilterBank runs K FIR filters over the same channels chunk by chunk (a
+// crossover's bands): one history of the input, K outputs a chunk.
+type FilterBank struct {
+	fir  *FIR // the history, and the first filter
+	taps [][]float64
+}
+
+// NewFilterBank makes a bank of FIR filters of equal length (Crossover designs
+// them) for channels channels on dev.
+func NewFilterBank(dev *gpuimage.Device, bank [][]float64, channels int) (*FilterBank, error) {
+	if len(bank) == 0 {
+		return nil, fmt.Errorf("dsp.NewFilterBank: no filters")
+	}
+	for i, t := range bank {
+		if len(t) != len(bank[0]) {
+			return nil, fmt.Errorf("dsp.NewFilterBank: filter %d has %d taps, filter 0 %d (they must be equally long)", i, len(t), len(bank[0]))
+		}
+		if err := checkTaps(fmt.Sprintf("dsp.NewFilterBank: filter %d", i), t); err != nil {
+			return nil, err
+		}
+	}
+	fir, err := NewFIR(dev, bank[0], channels)
+	if err != nil {
+		return nil, err
+	}
+	b := &FilterBank{fir: fir}
+	for _, t := range bank {
+		b.taps = append(b.taps, append([]float64(nil), t...))
+	}
+	return b, nil
+}
+
+// Process filters the next chunk (one channel a row of in) with every filter:
+// outs[k] becomes filter k's output; len(outs) must be the number of filters.
+func (b *FilterBank) Process(in *gpuimage.Image, outs []*gpuimage.Image, opts ...gpuimage.Option) error {
+	const op = "dsp.FilterBank.Process"
+	if len(outs) != len(b.taps) {
+		return fmt.Errorf("%s: %d outputs for %d filters", op, len(outs), len(b.taps))
+	}
+	f := b.fir
+	if err := checkChunk(op, in, f.rows); err != nil {
+		return err
+	}
+	src, err := f.join(op, in, opts)
+	if err != nil {
+		return err
+	}
+	for k, t := range b.taps {
+		if err := conv1d(op, src, outs[k], t, Valid, Auto, true, opts, 0); err != nil {
+			return err
+		}
+	}
+	return f.advance(op, in.Cols(), opts)
+}
+
+// Reset forgets the samples seen so far.
+func (b *FilterBank) Reset() error { return b.fir.Reset() }
+
+// Close frees the bank's device memory.
+func (b *FilterBank) Close() error { return b.fir.Close() }
+
+// checkTaps checks a streaming filter's taps.
+func checkTaps(op string, taps []float64) error {
+	if len(taps) == 0 {
+		return fmt.Errorf("%s: no taps", op)
+	}
+	for i, t := range taps {
+		if math.IsNaN(t) || math.Abs(t) > math.MaxFloat32 {
+			return fmt.Errorf("%s: tap %d is %v (taps must be finite float32 values)", op, i, t)
+		}
+	}
+	return nil
+}
+
+// checkChunk checks a chunk for a streaming filter of rows channels.
+func checkChunk(op string, in *gpuimage.Image, rows int) error {
+	s := core.StateOf(in)
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if s.Depth != core.Depth32F || s.Chans != 1 {
+		return fmt.Errorf("%s: %w: %v (signals are 32FC1, one a row)", op, gpuimage.ErrBadType, in.Type())
+	}
+	if s.Rows != rows {
+		return fmt.Errorf("%s: %w: a chunk of %d channels for a filter of %d", op, gpuimage.ErrSizeMismatch, s.Rows, rows)
+	}
+	return nil
+}

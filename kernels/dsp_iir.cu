@@ -1,0 +1,322 @@
+// IIR filters on batches of signals, one signal a row (Go caller: dsp/cuda.go's
+// iirCUDA; the CPU twin is dsp/cpu.go's iirCPU): a cascade of K sections of order P
+// in direct form II transposed, SciPy's lfilter (K = 1) and sosfilt (P = 2). The
+// recursion is a linear map of an S = K*P state, so a long signal is cut into runs
+// that are filtered at once and joined by a scan:
+//   gi_iir_local  each thread filters GI_IIR_L samples from a zero state; a block
+//                 scans its threads' end states (end' = A^(L*d) end + local, the
+//                 powers made by gi_iir_powers) and stores the state its run of
+//                 B = GI_IIR_THREADS*GI_IIR_L samples ends in, from zero;
+//   gi_iir_carry  one thread block a row scans those block states the same way,
+//                 from the row's initial state, into each block's starting state;
+//   gi_iir_final  each block folds its starting state into the thread scan, and each
+//                 thread filters its samples again from its true state, writing the
+//                 outputs (and the final state, zf).
+// The states are combined in double precision (the powers of A of a narrow
+// filter cascade have large entries that cancel), the samples filtered in float.
+// gi_iir_powers makes the powers from A (in its parameters) on the device, so a call
+// copies nothing from the host. A row of one block needs gi_iir_final only. Samples pass through shared memory
+// so that global loads and stores are coalesced; a thread's run is 33 floats
+// apart from the next one's, so its reads hit 32 different banks.
+#include "common.cuh"
+#include "dsp_params.h"
+
+namespace dsp {
+
+constexpr int kT = GI_IIR_THREADS, kL = GI_IIR_L, kB = GI_IIR_THREADS * GI_IIR_L;
+constexpr int kStride = kL + 1;  // a thread's run in the shared tile
+
+__device__ __forceinline__ int tileIndex(int e) { return e / kL * kStride + e % kL; }
+
+// vin is sample i of the virtual sequence of row x (see IIRParams).
+__device__ __forceinline__ float vin(const IIRParams& p, const float* x, int i) {
+  const int j = (p.rev ? p.len - 1 - i : i) - p.pad;
+  if (j < 0) return 2.f * __ldg(x) - __ldg(x - j);
+  if (j >= p.n) return 2.f * __ldg(x + p.n - 1) - __ldg(x + 2 * (p.n - 1) - j);
+  return __ldg(x + j);
+}
+
+// Cascade is the filter's state and its one-sample step.
+template <int K, int P>
+struct Cascade {
+  static constexpr int S = K * P;
+  float z[S];
+
+  __device__ __forceinline__ void zero() {
+#pragma unroll
+    for (int s = 0; s < S; ++s) z[s] = 0.f;
+  }
+  // step filters one sample through the sections; c holds each section's b0..bP
+  // and -a1..-aP.
+  __device__ __forceinline__ float step(const float* c, float v) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const float* s = c + k * (2 * P + 1);
+      float* q = z + k * P;
+      const float y = fmaf(s[0], v, q[0]);
+#pragma unroll
+      for (int i = 0; i < P - 1; ++i) q[i] = fmaf(s[i + 1], v, fmaf(s[P + 1 + i], y, q[i + 1]));
+      q[P - 1] = fmaf(s[P], v, s[2 * P] * y);
+      v = y;
+    }
+    return v;
+  }
+};
+
+// addMul adds M u to v, M an S x S row-major matrix in shared memory (every thread
+// reads the same element at once).
+template <int S>
+__device__ __forceinline__ void addMul(double (&v)[S], const double* M, const double (&u)[S]) {
+#pragma unroll
+  for (int r = 0; r < S; ++r) {
+    double a = v[r];
+#pragma unroll
+    for (int c = 0; c < S; ++c) a = fma(M[r * S + c], u[c], a);
+    v[r] = a;
+  }
+}
+
+// scan turns each thread's v (a state reached from zero over its stretch) into the
+// state at the end of its stretch from zero at the start of thread 0's, count
+// threads of equal stretches, mats[j] the power of A for 2^j stretches. sh holds
+// count*(S+1) floats.
+template <int S>
+__device__ __forceinline__ void scan(double (&v)[S], double* sh, const double* mats, int count) {
+  const int t = threadIdx.x;
+  for (int j = 0; (1 << j) < count; ++j) {
+    const int d = 1 << j;
+#pragma unroll
+    for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
+    __syncthreads();
+    if (t >= d) {
+      double u[S];
+#pragma unroll
+      for (int s = 0; s < S; ++s) u[s] = sh[(t - d) * (S + 1) + s];
+      addMul<S>(v, mats + j * S * S, u);
+    }
+    __syncthreads();
+  }
+}
+
+// initial is row y's starting state (see IIRParams' ziMode).
+template <int S>
+__device__ __forceinline__ void initial(const IIRParams& p, int y, const float* x, double (&z)[S], bool writeX0) {
+#pragma unroll
+  for (int s = 0; s < S; ++s) z[s] = 0.f;
+  if (p.ziMode == 1) {
+    const char* b = reinterpret_cast<const char*>(p.zi) + (size_t)y * p.ziRow;
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+      if (s < p.sreal) z[s] = __ldg(reinterpret_cast<const float*>(b + (s >> 1) * (size_t)p.ziPair + (s & 1) * 4));
+  } else if (p.ziMode == 2) {
+    const float x0 = p.x0in ? p.x0in[y] : vin(p, x, 0);
+    if (writeX0 && p.x0out) p.x0out[y] = x0;
+#pragma unroll
+    for (int s = 0; s < S; ++s) z[s] = (double)p.ziv[s] * x0;
+  }
+}
+
+// stageMats copies count S x S matrices from global memory to shared (dynamic
+// shared memory, sized by the launch), where the scans read them: every thread
+// reads the same element at once, a broadcast.
+__device__ __forceinline__ double* stageMats(const double* from, int count) {
+  extern __shared__ double msh[];
+  for (int i = threadIdx.x; i < count; i += blockDim.x) msh[i] = from[i];
+  __syncthreads();
+  return msh;
+}
+
+// loadTile stages samples b*kB .. b*kB+kB-1 of row y's virtual sequence (zero past
+// its end).
+__device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int b, float* tile) {
+  const int i0 = b * kB;
+#pragma unroll 8
+  for (int k = 0; k < kL; ++k) {  // kL loads a thread, 8 in flight
+    const int e = threadIdx.x + k * kT;
+    tile[tileIndex(e)] = i0 + e < p.len ? vin(p, x, i0 + e) : 0.f;
+  }
+}
+
+// runLocal filters this thread's stretch of the tile from a zero state: the state
+// at its end.
+template <int K, int P>
+__device__ __forceinline__ void runLocal(const IIRParams& p, const float* tile, int count, double (&v)[K * P]) {
+  Cascade<K, P> c;
+  c.zero();
+  const float* mine = tile + threadIdx.x * kStride;
+  for (int i = 0; i < count; ++i) c.step(p.coef, mine[i]);
+#pragma unroll
+  for (int s = 0; s < K * P; ++s) v[s] = c.z[s];
+}
+
+template <int K, int P>
+__device__ void local(const IIRParams& p) {
+  constexpr int S = K * P;
+  __shared__ float tile[kT * kStride];
+  __shared__ double sh[kT * (S + 1)];
+  const double* mats = stageMats(p.mats, GI_IIR_TLEVELS * S * S);
+  const int b = blockIdx.x;  // every block but the row's last
+  for (int y = blockIdx.y; y < p.rows; y += gridDim.y) {
+    const float* x = row<float>(p.src, p.sp, y);
+    __syncthreads();
+    loadTile(p, x, b, tile);
+    __syncthreads();
+    double v[S];
+    runLocal<K, P>(p, tile, kL, v);
+    scan<S>(v, sh, mats, kT);
+    if (threadIdx.x == kT - 1) {
+      double* a = p.agg + (size_t)y * p.aggRow + (size_t)b * S;
+#pragma unroll
+      for (int s = 0; s < S; ++s) a[s] = v[s];
+    }
+  }
+}
+
+template <int K, int P>
+__device__ void carry(const IIRParams& p) {
+  constexpr int S = K * P;
+  // Both in dynamic shared memory (the launch opts in past 48 KB for S = 16): the
+  // block-level powers, then the scan's states.
+  const double* powers = stageMats(p.mats + GI_IIR_TLEVELS * S * S, GI_IIR_BLEVELS * S * S);
+  double* sh = const_cast<double*>(powers) + GI_IIR_BLEVELS * S * S;
+  const int t = threadIdx.x, blocks = p.nb - 1;  // the blocks whose end states count
+  for (int y = blockIdx.x; y < p.rows; y += gridDim.x) {
+    double c[S];
+    initial<S>(p, y, row<float>(p.src, p.sp, y), c, false);
+    double* a = p.agg + (size_t)y * p.aggRow;
+    for (int b0 = 0; b0 < blocks; b0 += GI_IIR_CARRY) {
+      double v[S];
+#pragma unroll
+      for (int s = 0; s < S; ++s) v[s] = b0 + t < blocks ? a[(size_t)(b0 + t) * S + s] : 0.f;
+      if (t == 0) addMul<S>(v, powers, c);
+      scan<S>(v, sh, powers, GI_IIR_CARRY);
+      // v is the state block b0+t ends in: the state block b0+t+1 starts from.
+      if (b0 + t < blocks) {
+#pragma unroll
+        for (int s = 0; s < S; ++s) a[(size_t)(b0 + t) * S + s] = v[s];
+      }
+      __syncthreads();
+      if (t == GI_IIR_CARRY - 1) {
+#pragma unroll
+        for (int s = 0; s < S; ++s) sh[s] = v[s];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int s = 0; s < S; ++s) c[s] = sh[s];
+      __syncthreads();
+    }
+  }
+}
+
+template <int K, int P>
+__device__ void finish(const IIRParams& p) {
+  constexpr int S = K * P;
+  __shared__ float tile[kT * kStride];
+  __shared__ double sh[kT * (S + 1)];
+  __shared__ double start[S];
+  const double* mats = stageMats(p.mats, GI_IIR_TLEVELS * S * S);
+  const int b = blockIdx.x, t = threadIdx.x, i0 = b * kB;
+  const int count = min(kL, max(0, p.len - i0 - t * kL));  // this thread's samples
+  for (int y = blockIdx.y; y < p.rows; y += gridDim.y) {
+    const float* x = row<float>(p.src, p.sp, y);
+    __syncthreads();
+    loadTile(p, x, b, tile);
+    if (t == 0) {  // the block's starting state, which thread 0 folds in
+      double st[S];
+      if (b == 0) {
+        initial<S>(p, y, x, st, true);
+      } else {
+        const double* a = p.agg + (size_t)y * p.aggRow + (size_t)(b - 1) * S;
+#pragma unroll
+        for (int s = 0; s < S; ++s) st[s] = a[s];
+      }
+#pragma unroll
+      for (int s = 0; s < S; ++s) start[s] = st[s];
+    }
+    __syncthreads();
+    double v[S];
+    runLocal<K, P>(p, tile, count, v);
+    if (t == 0) {
+      double st[S];
+#pragma unroll
+      for (int s = 0; s < S; ++s) st[s] = start[s];
+      addMul<S>(v, mats, st);
+    }
+    scan<S>(v, sh, mats, kT);
+    // Thread t starts where thread t-1 ends.
+#pragma unroll
+    for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
+    __syncthreads();
+    Cascade<K, P> c;
+#pragma unroll
+    for (int s = 0; s < S; ++s) c.z[s] = (float)(t == 0 ? start[s] : sh[(t - 1) * (S + 1) + s]);
+    float* mine = tile + t * kStride;
+    for (int i = 0; i < count; ++i) mine[i] = c.step(p.coef, mine[i]);
+    if (p.zf && count > 0 && i0 + t * kL + count == p.len) {
+      char* zb = reinterpret_cast<char*>(p.zf) + (size_t)y * p.zfRow;
+#pragma unroll
+      for (int s = 0; s < S; ++s)
+        if (s < p.sreal) *reinterpret_cast<float*>(zb + (s >> 1) * (size_t)p.zfPair + (s & 1) * 4) = c.z[s];
+    }
+    __syncthreads();
+    float* d = row<float>(p.dst, p.dp, y);
+#pragma unroll 8
+    for (int k = 0; k < kL; ++k) {
+      const int e = t + k * kT;
+      const int o = (p.rev ? p.len - 1 - (i0 + e) : i0 + e) - p.opad;
+      if (i0 + e < p.len && o >= 0 && o < p.outn) d[o] = tile[tileIndex(e)];
+    }
+  }
+}
+
+}  // namespace dsp
+
+// gi_iir_powers writes the powers of the s x s matrix a that the scans use
+// (IIRParams.mats): A^L, then its GI_IIR_TLEVELS + GI_IIR_BLEVELS - 1 successive
+// squares. One block of GI_IIR_MAXS^2 threads, a thread an element.
+extern "C" __global__ void __launch_bounds__(GI_IIR_MAXS * GI_IIR_MAXS) gi_iir_powers(__grid_constant__ const IIRPowersParams p) {
+  __shared__ double m[GI_IIR_MAXS * GI_IIR_MAXS];
+  const int s = p.s, r = threadIdx.x / GI_IIR_MAXS, c = threadIdx.x % GI_IIR_MAXS;
+  const bool in = r < s && c < s;
+  if (in) m[r * s + c] = p.a[r * s + c];
+  __syncthreads();
+  int written = 0;
+  for (int step = 1; written < GI_IIR_TLEVELS + GI_IIR_BLEVELS; step *= 2) {
+    if (step >= GI_IIR_L) {  // m is A^step: one of the powers
+      if (in) p.mats[(size_t)written * s * s + r * s + c] = m[r * s + c];
+      ++written;
+    }
+    double sum = 0.0;
+    if (in)
+      for (int k = 0; k < s; ++k) sum = fma(m[r * s + k], m[k * s + c], sum);
+    __syncthreads();
+    if (in) m[r * s + c] = sum;
+    __syncthreads();
+  }
+}
+
+// One kernel of each kind for each cascade shape: sosfilt's 1, 2, 4 and 8 sections
+// (fewer are padded with pass-through sections), lfilter's orders 1, 2, 4, 8 and 16
+// (padded with zero coefficients).
+#define GI_IIR(K, P)                                                                                    \
+  extern "C" __global__ void __launch_bounds__(GI_IIR_THREADS, 2)                                        \
+      gi_iir_local_k##K##p##P(__grid_constant__ const IIRParams p) {                                    \
+    dsp::local<K, P>(p);                                                                                \
+  }                                                                                                     \
+  extern "C" __global__ void __launch_bounds__(GI_IIR_CARRY) gi_iir_carry_k##K##p##P(__grid_constant__ \
+                                                                                      const IIRParams p) { \
+    dsp::carry<K, P>(p);                                                                                \
+  }                                                                                                     \
+  extern "C" __global__ void __launch_bounds__(GI_IIR_THREADS, 2)                                        \
+      gi_iir_final_k##K##p##P(__grid_constant__ const IIRParams p) {                                    \
+    dsp::finish<K, P>(p);                                                                                \
+  }
+
+GI_IIR(1, 2)
+GI_IIR(2, 2)
+GI_IIR(4, 2)
+GI_IIR(8, 2)
+GI_IIR(1, 1)
+GI_IIR(1, 4)
+GI_IIR(1, 8)
+GI_IIR(1, 16)
