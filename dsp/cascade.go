@@ -81,8 +81,8 @@ func sosCascades(op string, sos SOS) ([]*cascade, error) {
 // runs a filter in one pass, in float64 throughout (the GPU rounds to float32
 // between its passes of sosGroup sections).
 func merged(cs []*cascade) []*cascade {
-	if len(cs) == 1 && cs[0].k*cs[0].p == cs[0].sreal || len(cs) == 1 && cs[0].p != 2 {
-		return cs
+	if len(cs) == 1 && (cs[0].p != 2 || cs[0].k*2 == cs[0].sreal) {
+		return cs // a transfer function, or sections with no padding
 	}
 	m := &cascade{p: 2}
 	for _, c := range cs {

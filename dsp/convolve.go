@@ -83,25 +83,16 @@ func Correlate(src, dst *gpuimage.Image, taps []float64, mode Mode, method Metho
 // taps (reversed for a convolution) and x zero outside the signal; limit, if not
 // 0, keeps the first limit outputs only (LFilter's FIR filters).
 func conv1d(op string, src, dst *gpuimage.Image, taps []float64, mode Mode, method Method, reverse bool, opts []gpuimage.Option, limit int) error {
-	s := core.StateOf(src)
-	if err := s.Check(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+	s, err := checkSignals(op, src, dst)
+	if err != nil {
+		return err
 	}
-	if s.Depth != core.Depth32F || s.Chans != 1 {
-		return fmt.Errorf("%s: %w: %v (signals are 32FC1, one a row)", op, gpuimage.ErrBadType, src.Type())
-	}
-	if dst == nil {
-		return fmt.Errorf("%s: %w: dst", op, gpuimage.ErrNil)
+	if err := checkTaps(op, taps); err != nil {
+		return err
 	}
 	m := len(taps)
-	if m == 0 {
-		return fmt.Errorf("%s: no taps", op)
-	}
 	g := make([]float32, m)
 	for i, t := range taps {
-		if math.IsNaN(t) || math.IsInf(t, 0) || math.Abs(t) > math.MaxFloat32 {
-			return fmt.Errorf("%s: tap %d is %v (taps must be finite float32 values)", op, i, t)
-		}
 		if reverse {
 			g[m-1-i] = float32(t)
 		} else {
@@ -143,7 +134,7 @@ func conv1d(op string, src, dst *gpuimage.Image, taps []float64, mode Mode, meth
 	}
 	off := k0 - (m - 1)
 	useFFT := method == FFT || method == Auto && preferFFT(s.Dev, s.Rows, n, m, outn)
-	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
+	err = core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
 		switch {
 		case s.Dev.IsCPU() && useFFT:
 			fftConvCPU(d, s, g, off)

@@ -9,9 +9,7 @@ import (
 	"math/rand"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/gpuimg/gpuimg/dsp"
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -22,7 +20,7 @@ import (
 type gpuIIRCase struct {
 	name  string
 	tol   float64 // of the output's RMS: 1e-4, more for two passes of sections
-	state bool // zi and zf (lfilter, sosfilt)
+	state bool    // zi and zf (lfilter, sosfilt)
 	zi    func(rows int) (int, int, []float64)
 	run   func(src, dst, zi, zf *gpuimage.Image, opts ...gpuimage.Option) error
 }
@@ -160,43 +158,25 @@ func TestCUDAIIRViewsAndStreams(t *testing.T) {
 	rect := image.Rect(123, 1, 14321, 5)
 	cv, _ := cs.Region(rect)
 	gv, _ := gs.Region(rect)
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for g := 0; g < 4; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			s, err := gpu.NewStream()
-			if err != nil {
-				errs <- err
-				return
+	onStreams(t, gpu, func(g int, s *gpuimage.Stream) error {
+		sos, _ := dsp.Butter(2+3*g, []float64{0.1 + 0.2*float64(g)}, dsp.Lowpass, 0)
+		want, got := &gpuimage.Image{}, &gpuimage.Image{}
+		defer want.Close()
+		defer got.Close()
+		if err := dsp.SOSFiltFilt(cv, want, sos); err != nil {
+			return err
+		}
+		for k := 0; k < 5; k++ {
+			if err := dsp.SOSFiltFilt(gv, got, sos, gpuimage.OnStream(s)); err != nil {
+				return err
 			}
-			defer s.Close()
-			sos, _ := dsp.Butter(2+3*g, []float64{0.1 + 0.2*float64(g)}, dsp.Lowpass, 0)
-			want, got := &gpuimage.Image{}, &gpuimage.Image{}
-			defer want.Close()
-			defer got.Close()
-			if err := dsp.SOSFiltFilt(cv, want, sos); err != nil {
-				errs <- err
-				return
-			}
-			for k := 0; k < 5; k++ {
-				if err := dsp.SOSFiltFilt(gv, got, sos, gpuimage.OnStream(s)); err != nil {
-					errs <- err
-					return
-				}
-			}
-			s.Synchronize()
-			if e := rmsErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want))); e > 1e-4 {
-				errs <- fmt.Errorf("goroutine %d: off by %.3g of the RMS", g, e)
-			}
-		}(g)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+		}
+		s.Synchronize()
+		if e := rmsErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want))); e > 1e-4 {
+			return fmt.Errorf("off by %.3g of the RMS", e)
+		}
+		return nil
+	})
 	if err := dsp.ReleaseCache(); err != nil {
 		t.Error(err)
 	}
@@ -230,25 +210,8 @@ func BenchmarkCUDAIIR(b *testing.B) {
 			s, _ := gpu.NewStream()
 			defer s.Close()
 			on := gpuimage.OnStream(s)
-			if err := c.run(src, dst, on); err != nil {
-				b.Fatal(err)
-			}
-			s.Synchronize()
 			b.SetBytes(int64(c.rows * c.n * 4))
-			var ts []time.Duration
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				e0, _ := s.Record()
-				c.run(src, dst, on)
-				e1, _ := s.Record()
-				e1.Synchronize()
-				d, _ := e1.Since(e0)
-				ts = append(ts, d)
-				e0.Close()
-				e1.Close()
-			}
-			sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
-			b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
+			eventMedian(b, s, func() error { return c.run(src, dst, on) })
 		})
 	}
 }
@@ -273,30 +236,15 @@ func BenchmarkCUDACrossover(b *testing.B) {
 	s, _ := gpu.NewStream()
 	defer s.Close()
 	on := gpuimage.OnStream(s)
-	run := func() {
+	b.SetBytes(4e7)
+	eventMedian(b, s, func() error {
 		for i, h := range bands {
 			if err := dsp.Convolve(src, outs[i], h, dsp.Same, dsp.FFT, on); err != nil {
-				b.Fatal(err)
+				return err
 			}
 		}
-	}
-	run()
-	s.Synchronize()
-	b.SetBytes(4e7)
-	var ts []time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e0, _ := s.Record()
-		run()
-		e1, _ := s.Record()
-		e1.Synchronize()
-		d, _ := e1.Since(e0)
-		ts = append(ts, d)
-		e0.Close()
-		e1.Close()
-	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
-	b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
+		return nil
+	})
 }
 
 // Streaming FIR, SOS and filter-bank objects on the GPU, chunk by chunk, against

@@ -95,8 +95,32 @@ func TestCUDAConvolveViewsAndStreams(t *testing.T) {
 	rect := image.Rect(123, 1, 4321, 5)
 	cv, _ := cs.Region(rect)
 	gv, _ := gs.Region(rect)
+	onStreams(t, gpu, func(g int, s *gpuimage.Stream) error {
+		h := randTapsSeeded(int64(g), 100+300*g)
+		want, got := &gpuimage.Image{}, &gpuimage.Image{}
+		defer want.Close()
+		defer got.Close()
+		if err := dsp.Correlate(cv, want, h, dsp.Same, dsp.Direct); err != nil {
+			return err
+		}
+		for k := 0; k < 5; k++ {
+			if err := dsp.Correlate(gv, got, h, dsp.Same, []dsp.Method{dsp.Direct, dsp.FFT}[g%2], gpuimage.OnStream(s)); err != nil {
+				return err
+			}
+		}
+		s.Synchronize()
+		if e := rmsErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want))); e > 1e-5 {
+			return fmt.Errorf("off by %.3g of the RMS", e)
+		}
+		return nil
+	})
+}
+
+// onStreams runs check in four goroutines at once, each with a stream of its own
+// (closed when check returns), and reports each goroutine's error.
+func onStreams(t *testing.T, gpu *gpuimage.Device, check func(g int, s *gpuimage.Stream) error) {
 	var wg sync.WaitGroup
-	errs := make(chan error, 8)
+	errs := make(chan error, 4)
 	for g := 0; g < 4; g++ {
 		wg.Add(1)
 		go func(g int) {
@@ -107,23 +131,8 @@ func TestCUDAConvolveViewsAndStreams(t *testing.T) {
 				return
 			}
 			defer s.Close()
-			h := randTapsSeeded(int64(g), 100+300*g)
-			want, got := &gpuimage.Image{}, &gpuimage.Image{}
-			defer want.Close()
-			defer got.Close()
-			if err := dsp.Correlate(cv, want, h, dsp.Same, dsp.Direct); err != nil {
-				errs <- err
-				return
-			}
-			for k := 0; k < 5; k++ {
-				if err := dsp.Correlate(gv, got, h, dsp.Same, []dsp.Method{dsp.Direct, dsp.FFT}[g%2], gpuimage.OnStream(s)); err != nil {
-					errs <- err
-					return
-				}
-			}
-			s.Synchronize()
-			if e := rmsErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want))); e > 1e-5 {
-				errs <- fmt.Errorf("goroutine %d: off by %.3g of the RMS", g, e)
+			if err := check(g, s); err != nil {
+				errs <- fmt.Errorf("goroutine %d: %w", g, err)
 			}
 		}(g)
 	}
@@ -132,6 +141,32 @@ func TestCUDAConvolveViewsAndStreams(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// eventMedian runs op once (a warm-up), then b.N times between two CUDA events on
+// s, and reports the median time between them as us-kernel. op queues its work
+// on s.
+func eventMedian(b *testing.B, s *gpuimage.Stream, op func() error) {
+	if err := op(); err != nil {
+		b.Fatal(err)
+	}
+	s.Synchronize()
+	ts := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e0, _ := s.Record()
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		e1, _ := s.Record()
+		e1.Synchronize()
+		d, _ := e1.Since(e0)
+		ts = append(ts, d)
+		e0.Close()
+		e1.Close()
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
 }
 
 // BenchmarkCUDAConvolve times both methods (the crossover Auto uses) by CUDA events (median of the
@@ -165,23 +200,8 @@ func BenchmarkCUDAConvolve(b *testing.B) {
 			s, _ := gpu.NewStream()
 			defer s.Close()
 			on := gpuimage.OnStream(s)
-			dsp.Convolve(src, dst, h, dsp.Same, c.meth, on)
-			s.Synchronize()
 			b.SetBytes(int64(c.rows * c.n * 4))
-			var ts []time.Duration
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				e0, _ := s.Record()
-				dsp.Convolve(src, dst, h, dsp.Same, c.meth, on)
-				e1, _ := s.Record()
-				e1.Synchronize()
-				d, _ := e1.Since(e0)
-				ts = append(ts, d)
-				e0.Close()
-				e1.Close()
-			}
-			sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
-			b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
+			eventMedian(b, s, func() error { return dsp.Convolve(src, dst, h, dsp.Same, c.meth, on) })
 		})
 	}
 }

@@ -194,8 +194,8 @@ func SOSFiltZi(sos SOS) ([][2]float64, error) {
 	return zi, nil
 }
 
-// checkSignals checks a filter call's source and destination.
-func checkSignals(op string, src, dst *gpuimage.Image) (*core.State, error) {
+// checkSignal checks a batch of signals: an open 32FC1 image.
+func checkSignal(op string, src *gpuimage.Image) (*core.State, error) {
 	s := core.StateOf(src)
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
@@ -203,10 +203,32 @@ func checkSignals(op string, src, dst *gpuimage.Image) (*core.State, error) {
 	if s.Depth != core.Depth32F || s.Chans != 1 {
 		return nil, fmt.Errorf("%s: %w: %v (signals are 32FC1, one a row)", op, gpuimage.ErrBadType, src.Type())
 	}
+	return s, nil
+}
+
+// checkSignals checks a filter call's source and destination.
+func checkSignals(op string, src, dst *gpuimage.Image) (*core.State, error) {
+	s, err := checkSignal(op, src)
+	if err != nil {
+		return nil, err
+	}
 	if dst == nil {
 		return nil, fmt.Errorf("%s: %w: dst", op, gpuimage.ErrNil)
 	}
 	return s, nil
+}
+
+// checkTaps checks FIR taps: at least one, each a finite float32 value.
+func checkTaps(op string, taps []float64) error {
+	if len(taps) == 0 {
+		return fmt.Errorf("%s: no taps", op)
+	}
+	for i, t := range taps {
+		if math.IsNaN(t) || math.Abs(t) > math.MaxFloat32 {
+			return fmt.Errorf("%s: tap %d is %v (taps must be finite float32 values)", op, i, t)
+		}
+	}
+	return nil
 }
 
 // normalize checks b and a and returns them divided by a[0], padded with zeros to

@@ -3,7 +3,6 @@ package dsp
 import (
 	"fmt"
 	"image"
-	"math"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -230,27 +229,11 @@ func (b *FilterBank) Reset() error { return b.fir.Reset() }
 // Close frees the bank's device memory.
 func (b *FilterBank) Close() error { return b.fir.Close() }
 
-// checkTaps checks a streaming filter's taps.
-func checkTaps(op string, taps []float64) error {
-	if len(taps) == 0 {
-		return fmt.Errorf("%s: no taps", op)
-	}
-	for i, t := range taps {
-		if math.IsNaN(t) || math.Abs(t) > math.MaxFloat32 {
-			return fmt.Errorf("%s: tap %d is %v (taps must be finite float32 values)", op, i, t)
-		}
-	}
-	return nil
-}
-
 // checkChunk checks a chunk for a streaming filter of rows channels.
 func checkChunk(op string, in *gpuimage.Image, rows int) error {
-	s := core.StateOf(in)
-	if err := s.Check(); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	if s.Depth != core.Depth32F || s.Chans != 1 {
-		return fmt.Errorf("%s: %w: %v (signals are 32FC1, one a row)", op, gpuimage.ErrBadType, in.Type())
+	s, err := checkSignal(op, in)
+	if err != nil {
+		return err
 	}
 	if s.Rows != rows {
 		return fmt.Errorf("%s: %w: a chunk of %d channels for a filter of %d", op, gpuimage.ErrSizeMismatch, s.Rows, rows)
