@@ -11,6 +11,14 @@ require (
 )
 
 require (
+	codeberg.org/sbinet/npyio v0.14.0 // indirect
+	github.com/campoy/embedmd v1.0.0 // indirect
+	github.com/go-audio/audio v1.0.0 // indirect
+	github.com/go-audio/riff v1.0.0 // indirect
+	github.com/go-audio/wav v1.1.0 // indirect
 	github.com/google/uuid v1.1.1 // indirect
+	github.com/nlpodyssey/gopickle v0.3.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )

@@ -43,6 +43,7 @@ Usage:
   gpuimg info                              build, devices, memory, driver and cuFFT
   gpuimg OPERATION IN... -o OUT [flags]    one operation (flags named as OpenCV's parameters)
   gpuimg run IN... -o OUT STEP [STEP...]   a pipeline, kept on the device between steps
+  gpuimg fir|iir|crossover IN... -o OUT    filter signals (WAV, .npy) or a -stream
   gpuimg help [OPERATION|run]
 
 A step is OPERATION[:VALUE|:NAME=VALUE]...; bare values fill the parameters in order,
@@ -67,6 +68,10 @@ func usage() string {
 	b.WriteString(usageHead)
 	for _, n := range opNames() {
 		fmt.Fprintf(&b, "  %-11s %s\n", n, ops[n].summary)
+	}
+	b.WriteString("\nSignals (WAV or .npy files, one channel a row; -stream: raw float32 frames on stdin/stdout):\n")
+	for _, n := range sigNames {
+		fmt.Fprintf(&b, "  %-11s %s\n", n, sigCmds[n].summary)
 	}
 	fmt.Fprintf(&b, usageTail, buildString(), cudaNote())
 	return b.String()
@@ -108,6 +113,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdRun(args[1:], stdout, stderr)
 	case ops[name] != nil:
 		return cmdOp(ops[name], args[1:], stdout, stderr)
+	case sigCmds[name] != nil:
+		return cmdSignal(sigCmds[name], args[1:], stdout, stderr, os.Stdin)
 	}
 	fmt.Fprintf(stderr, "gpuimg: unknown command %q (see gpuimg help)\n", args[0])
 	return exitUsage
