@@ -250,3 +250,45 @@ func BenchmarkCUDACrossover(b *testing.B) {
 // Streaming FIR, SOS and filter-bank objects on the GPU, chunk by chunk, against
 // one call on the CPU device.
 func TestCUDAStreams(t *testing.T) { testStreams(t, tu.CUDA(t)) }
+
+// BenchmarkCUDACrossoverChunk times one chunk of a real-time 4-band crossover
+// (8191-tap bands) through a FilterBank, by CUDA events: 64 channels, chunks of
+// 256, 1024 and 4096 samples taken in turn from 32 chunks of random audio.
+func BenchmarkCUDACrossoverChunk(b *testing.B) {
+	gpu := tu.CUDA(b)
+	r := tu.Rand(b)
+	bands, err := dsp.Crossover(48000, []float64{250, 2000, 8000}, 8191, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{256, 1024, 4096} {
+		b.Run(fmt.Sprintf("ch=64/chunk=%d", n), func(b *testing.B) {
+			src, _ := signals(b, r, gpu, 64, 32*n)
+			defer src.Close()
+			chunks := make([]*gpuimage.Image, 32)
+			for i := range chunks {
+				chunks[i], _ = src.Region(image.Rect(i*n, 0, (i+1)*n, 64))
+				defer chunks[i].Close()
+			}
+			bank, err := dsp.NewFilterBank(gpu, bands, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer bank.Close()
+			outs := make([]*gpuimage.Image, len(bands))
+			for i := range outs {
+				outs[i] = &gpuimage.Image{}
+				defer outs[i].Close()
+			}
+			s, _ := gpu.NewStream()
+			defer s.Close()
+			on := gpuimage.OnStream(s)
+			b.SetBytes(int64(64 * n * 4))
+			k := 0
+			eventMedian(b, s, func() error {
+				k++
+				return bank.Process(chunks[k%len(chunks)], outs, on)
+			})
+		})
+	}
+}

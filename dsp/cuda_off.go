@@ -15,3 +15,7 @@ func fftAvailable() bool { return false }
 func fftConvCUDA(core.Stream, *core.State, *core.State, []float32, int) error {
 	return errors.New("dsp: FFT convolution on the GPU needs a build with the cuda tag")
 }
+
+func upolsStepCUDA(core.Stream, *partitioned, *core.State, []*core.State, int, int) error {
+	return errors.New("dsp: partitioned convolution on the GPU needs a build with the cuda tag")
+}

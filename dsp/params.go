@@ -83,3 +83,20 @@ type fftConvParams struct {
 	Rows, N, Outn, M, Nfft, Hop, Frames, F0 int32
 	Scale                                   float32
 }
+
+// The partitioned convolution's sizes: GI_UPOLS_THREADS and GI_UPOLS_BANDS.
+const (
+	upolsThreads = 256
+	upolsBands   = 8
+)
+
+// upolsParams mirrors gi_upols_*'s parameters (kernels/dsp_params.h: UpolsParams).
+type upolsParams struct {
+	Src                                      uintptr
+	Sp                                       int32
+	Prev, Cur, Frame, Fdl, H, Y, Oframe      uintptr
+	Out                                      [upolsBands]uintptr
+	Op                                       [upolsBands]int32
+	Ch, B, R0, Len, Seg0, Parts, Head, Bands int32
+	Scale                                    float32
+}

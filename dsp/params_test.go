@@ -24,6 +24,9 @@ func TestParamsMatchKernels(t *testing.T) {
 	if err := kparams.Compare(kparams.Structs()["IIRParams"], iirParams{}); err != nil {
 		t.Errorf("IIRParams: %v", err)
 	}
+	if err := kparams.Compare(kparams.Structs()["UpolsParams"], upolsParams{}); err != nil {
+		t.Errorf("UpolsParams: %v", err)
+	}
 	for _, c := range []struct {
 		name      string
 		go_, cuda int
@@ -40,6 +43,8 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_IIR_COEF", iirCoef, kparams.IIRCoef},
 		{"GI_IIR_TLEVELS", iirTLevels, kparams.IIRTLevels},
 		{"GI_IIR_BLEVELS", iirBLevels, kparams.IIRBLevels},
+		{"GI_UPOLS_THREADS", upolsThreads, kparams.UpolsThreads},
+		{"GI_UPOLS_BANDS", upolsBands, kparams.UpolsBands},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

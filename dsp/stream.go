@@ -169,10 +169,15 @@ func (f *SOSFilter) Process(in, out *gpuimage.Image, opts ...gpuimage.Option) er
 func (f *SOSFilter) Close() error { return f.state.Close() }
 
 // FilterBank runs K FIR filters over the same channels chunk by chunk (a
-// crossover's bands): one history of the input, K outputs a chunk.
+// crossover's bands), K outputs a chunk. On the GPU it convolves by uniformly
+// partitioned overlap-save (see partitioned): one forward transform of the chunk,
+// K products with the filters' partitioned spectra, K inverse transforms, so a
+// short chunk costs little whatever the filters' length. On the CPU device it
+// keeps the input's history and convolves each chunk with each filter.
 type FilterBank struct {
 	fir  *FIR // the history, and the first filter
 	taps [][]float64
+	part *partitioned // the GPU's state, made for the first chunk's length
 }
 
 // NewFilterBank makes a bank of FIR filters of equal length (Crossover designs
@@ -211,6 +216,16 @@ func (b *FilterBank) Process(in *gpuimage.Image, outs []*gpuimage.Image, opts ..
 	if err := checkChunk(op, in, f.rows); err != nil {
 		return err
 	}
+	if dev := core.StateOf(in).Dev; !dev.IsCPU() && fftAvailable() {
+		if b.part == nil {
+			u, err := newPartitioned(f.dev, b.taps, f.rows, upolsBlock(in.Cols()))
+			if err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+			b.part = u
+		}
+		return b.part.process(op, in, outs, opts)
+	}
 	src, err := f.join(op, in, opts)
 	if err != nil {
 		return err
@@ -224,10 +239,22 @@ func (b *FilterBank) Process(in *gpuimage.Image, outs []*gpuimage.Image, opts ..
 }
 
 // Reset forgets the samples seen so far.
-func (b *FilterBank) Reset() error { return b.fir.Reset() }
+func (b *FilterBank) Reset() error {
+	if b.part != nil {
+		if err := b.part.reset(); err != nil {
+			return err
+		}
+	}
+	return b.fir.Reset()
+}
 
 // Close frees the bank's device memory.
-func (b *FilterBank) Close() error { return b.fir.Close() }
+func (b *FilterBank) Close() error {
+	if b.part != nil {
+		b.part.Close()
+	}
+	return b.fir.Close()
+}
 
 // checkChunk checks a chunk for a streaming filter of rows channels.
 func checkChunk(op string, in *gpuimage.Image, rows int) error {

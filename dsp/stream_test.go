@@ -161,6 +161,68 @@ func testStreams(t *testing.T, dev *gpuimage.Device) {
 	if e := rmsErr(got, delayed); e > 1e-4 {
 		t.Errorf("the crossover's bands, streamed, sum to the delayed input within %.3g of the RMS, want 1e-4", e)
 	}
+	// Each filter of a bank against one LFilter call on the CPU: long and short
+	// filters, more filters than one GPU launch runs (8), first chunks that set
+	// the GPU's block length (1024, a length of no 2^a 3^b 5^c 7^d, one sample),
+	// and a Reset in the middle.
+	for _, c := range []struct {
+		m, k  int
+		sizes []int
+	}{
+		{8191, 4, []int{1024}}, {8191, 4, []int{1000, 1024, 7, 4097}}, {300, 9, []int{1031, 1, 2048}},
+		{1, 2, []int{7, 1024}}, {2049, 3, []int{1, 4097, 7}},
+	} {
+		bank := make([][]float64, c.k)
+		wants := make([][]float64, c.k)
+		for i := range bank {
+			bank[i] = randTaps(r, c.m)
+			whole := &gpuimage.Image{}
+			if err := dsp.LFilter(cpuSrc, whole, bank[i], []float64{1}); err != nil {
+				t.Fatal(err)
+			}
+			wants[i] = f64(tu.Float32s(t, whole))
+			whole.Close()
+		}
+		b, err := dsp.NewFilterBank(dev, bank, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pass := 0; pass < 2; pass++ { // the second after a Reset
+			outs := make([][][]float32, c.k)
+			for x0, j := 0, 0; x0 < 12000; j++ {
+				w := min(c.sizes[j%len(c.sizes)], 12000-x0)
+				part, _ := src.Region(image.Rect(x0, 0, x0+w, 3))
+				ims := make([]*gpuimage.Image, c.k)
+				for i := range ims {
+					ims[i] = &gpuimage.Image{}
+				}
+				if err := b.Process(part, ims); err != nil {
+					t.Fatal(err)
+				}
+				for i, o := range ims {
+					v := tu.Float32s(t, o)
+					if outs[i] == nil {
+						outs[i] = make([][]float32, 3)
+					}
+					for y := 0; y < 3; y++ {
+						outs[i][y] = append(outs[i][y], v[y*w:(y+1)*w]...)
+					}
+					o.Close()
+				}
+				part.Close()
+				x0 += w
+			}
+			for i := range bank {
+				if e := rmsErr(flat(outs[i]), wants[i]); e > 1e-5 {
+					t.Errorf("bank of %d x %d taps in chunks of %v (pass %d): filter %d off one call by %.3g of the RMS", c.k, c.m, c.sizes, pass, i, e)
+				}
+			}
+			if err := b.Reset(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.Close()
+	}
 }
 
 func TestStreams(t *testing.T) { testStreams(t, gpuimage.CPU()) }

@@ -111,3 +111,36 @@ struct FftConvTapsParams {
   int count;
   float g[GI_FFTCONV_TAPS];
 };
+
+// Uniformly partitioned overlap-save (dsp_upols.cu), dsp.FilterBank's path on the
+// GPU: each filter's taps cut into parts partitions of b taps, whose spectra
+// (2b-point, the partition zero-padded) multiply the spectra of the last parts
+// input blocks (a frequency-domain delay line, fdl), so a chunk of b samples costs
+// one forward transform, the products and one inverse transform a filter, whatever
+// the filters' length.
+#define GI_UPOLS_THREADS 256
+#define GI_UPOLS_BANDS 8  // filters one gi_upols_mac/gi_upols_gather launch runs
+
+// UpolsParams: gi_upols_{frame,mac,gather}, for ch channels (rows of src, pitch sp)
+// and blocks of b samples. frame gets [prev, cur] a channel (2b floats), cur's
+// samples r0 .. r0+len-1 being src's seg0 .. seg0+len-1 (written to cur too) and
+// zero after them; fdl holds parts slots of ch half spectra (b+1 complex values),
+// the newest in slot head; h the bands x parts partitions' half spectra; y bands x
+// ch half spectra (the sums, times scale); oframe their bands x ch inverse
+// transforms, whose samples b+r0 .. b+r0+len-1 go to out[k] (pitch op[k]) from
+// column seg0.
+struct UpolsParams {
+  const float* src;
+  int sp;
+  float* prev;
+  float* cur;
+  float* frame;
+  const float* fdl;
+  const float* h;
+  float* y;
+  const float* oframe;
+  float* out[GI_UPOLS_BANDS];
+  int op[GI_UPOLS_BANDS];
+  int ch, b, r0, len, seg0, parts, head, bands;
+  float scale;
+};

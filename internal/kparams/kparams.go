@@ -24,7 +24,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "14148f35e4e6c147600f5c60dbc3ec143de85de25961fad5cc1447572a00b136"
+const HeadersSum = "bbe861fa0546ee110054d5287b0482298d95de5203c5908c969a2969e3e2699c"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -91,6 +91,7 @@ func Structs() map[string]any {
 		"FftConvParams":     C.struct_FftConvParams{},
 		"FftConvTapsParams": C.struct_FftConvTapsParams{},
 		"IIRPowersParams":   C.struct_IIRPowersParams{},
+		"UpolsParams":       C.struct_UpolsParams{},
 	}
 }
 
@@ -126,6 +127,8 @@ const (
 	IIRCoef        = C.GI_IIR_COEF
 	IIRTLevels     = C.GI_IIR_TLEVELS
 	IIRBLevels     = C.GI_IIR_BLEVELS
+	UpolsThreads   = C.GI_UPOLS_THREADS
+	UpolsBands     = C.GI_UPOLS_BANDS
 )
 
 // The filter limits.
