@@ -9,10 +9,13 @@ import (
 )
 
 // sosGroup is the most sections one pass of the IIR kernels runs; longer cascades
-// run in passes of this many. The kernels take up to GI_IIR_MAXS/2 = 8, but a state
-// of 16 (8 sections) came out of the scan up to 5e-3 of the RMS off the CPU's on
-// 1.1e6 samples of an order-8 band-pass, against 3e-5 and less with 4 (cause not
-// found yet): 4 it is, at twice the passes for more than 4 sections.
+// run in passes of this many. The kernels take up to GI_IIR_MAXS/2 = 8; a state of
+// 16 (8 sections) came out up to 5e-3 of the RMS off the CPU's on 1.1e6 samples of
+// an order-8 band-pass started from random states, against 3e-5 with 4. Random
+// states drive such cascades to outputs of 1e9 and more in the first samples,
+// which then dominate the RMS (with 4 sections too: 1e-4 for 12 sections from
+// random states, 8e-6 from zero); 8 sections from steady states are not measured
+// yet, so 4 it stays, at twice the passes for more than 4 sections.
 const sosGroup = 4
 
 // cascade is K sections of order P in direct form II transposed, shaped as one of
