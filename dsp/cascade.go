@@ -30,6 +30,7 @@ type cascade struct {
 	coef  []float64 // each section's b0..bP, then -a1..-aP
 	zi    []float64 // the steady state of a unit step (FiltFilt), sreal values
 	a     []float64 // the state's one-sample map with no input, S x S row-major
+	tpow  []float64 // A^(L*2^j) for the threads' scans, j < GI_IIR_TLEVELS, each S x S
 }
 
 func pow2AtLeast(n int) int {
@@ -114,10 +115,11 @@ func (c *cascade) step(z []float64, v float64) float64 {
 	return v
 }
 
-// powers sets c.a, the state's one-sample map with no input, and checks the
-// powers of it that the kernels' scans use (gi_iir_powers makes them on the device):
-// A^(L*2^j) for the threads' runs of L samples, then A^(B*2^j) for blocks of B, all
-// successive squares of A^L. A filter whose state grows without bound is refused.
+// powers sets c.a, the state's one-sample map with no input, and c.tpow, the
+// powers of it the threads' scans take in their parameters, and checks the powers
+// the scans use: A^(L*2^j) for the threads' runs of L samples, then A^(B*2^j) for
+// blocks of B (gi_iir_powers makes those on the device), all successive squares of
+// A^L. A filter whose state grows without bound is refused.
 func (c *cascade) powers() error {
 	s := c.k * c.p
 	m := make([]float64, s*s)
@@ -142,9 +144,13 @@ func (c *cascade) powers() error {
 	for l := 1; l < iirL; l *= 2 {
 		m = matSquare(m, s)
 	}
+	c.tpow = c.tpow[:0]
 	for j := 0; j < iirTLevels+iirBLevels; j++ {
 		if j > 0 {
 			m = matSquare(m, s)
+		}
+		if j < iirTLevels {
+			c.tpow = append(c.tpow, m...)
 		}
 		for _, x := range m {
 			if math.IsNaN(x) || math.Abs(x) > 1e30 {

@@ -162,19 +162,43 @@ func preferFFT(dev core.Backend, rows, n, m, outn int) bool {
 		// The direct sum costs m multiply-adds an output, overlap-save about
 		// 6 log2(nfft) (two transforms and a product) over the share of a frame
 		// that is kept.
-		nfft, hop := fftSize(m, outn)
+		nfft, hop := fftSize(rows, m, outn, false)
 		return float64(m) > 6*math.Log2(float64(nfft))*float64(nfft)/float64(hop)
 	}
 	return (m > conv1dTaps || m >= 512 && rows*outn >= 1<<22) && fftAvailable()
 }
 
-// fftSize is the overlap-save frame for m taps and outn outputs: a power of two at
-// least 8m (at least 1024), no longer than one frame of the whole output needs,
-// and the outputs each frame keeps.
-func fftSize(m, outn int) (nfft, hop int) {
+// fftSizeOverride, when set (by tests), is the frame fftSize picks.
+var fftSizeOverride int
+
+// fftSize is the overlap-save frame for rows rows of m taps and outn outputs, and
+// the outputs each frame keeps: a power of two no longer than one frame of the
+// whole output needs. On the CPU: at least 8m (and 1024). On the GPU, from the
+// H100's grid (BenchmarkCUDAFFTFrame, bench/results/dsp-h100.txt): the longest of
+// 2m to 16m (at least 1024) that still makes 300 frames over the batch, else 2m:
+// cuFFT's short transforms in large batches run near the memory's speed, and a
+// long frame in a small batch leaves the GPU idle (two runs: 8192 taps, 1 x 1e6:
+// 80-104 us at 2m, 104-204 at 8m; 512 taps, 64 x 1e6: 1,162-1,169 at 16m,
+// 1,370-1,374 at 4m).
+func fftSize(rows, m, outn int, gpu bool) (nfft, hop int) {
+	if fftSizeOverride > 0 && fftSizeOverride >= m {
+		return fftSizeOverride, fftSizeOverride - m + 1
+	}
 	nfft = 1024
-	for nfft < 8*m {
-		nfft *= 2
+	if gpu {
+		for nfft < 2*m {
+			nfft *= 2
+		}
+		for f := nfft * 8; f > nfft; f /= 2 {
+			if hop := f - m + 1; rows*((outn+hop-1)/hop) >= 300 {
+				nfft = f
+				break
+			}
+		}
+	} else {
+		for nfft < 8*m {
+			nfft *= 2
+		}
 	}
 	for nfft > 16 && nfft/2 >= outn+m-1 && nfft/2 >= m {
 		nfft /= 2

@@ -107,7 +107,7 @@ func stateAt(r stateRef, y, s int) *float32 {
 func fftConvCPU(d, s *core.State, g []float32, off int) {
 	sv, dv := cpu.HostView(s), cpu.HostView(d)
 	n, m, outn := s.Cols, len(g), d.Cols
-	nfft, hop := fftSize(m, outn)
+	nfft, hop := fftSize(s.Rows, m, outn, false)
 	f0 := off + m - 1
 	h := make([]float64, nfft)
 	for q, v := range g {

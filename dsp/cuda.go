@@ -67,6 +67,7 @@ func iirCUDA(str core.Stream, dev core.Backend, st *iirStep) error {
 	for i, v := range c.coef {
 		p.Coef[i] = float32(v)
 	}
+	copy(p.Tmats[:], c.tpow)
 	kind := fmt.Sprintf("k%dp%d", c.k, c.p)
 	ry := min(rows, 65535)
 	levels := iirTLevels + iirBLevels

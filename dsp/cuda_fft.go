@@ -32,7 +32,7 @@ func fftConvCUDA(str core.Stream, d, s *core.State, g []float32, off int) error 
 		return err
 	}
 	m, outn, rows := len(g), d.Cols, s.Rows
-	nfft, hop := fftSize(m, outn)
+	nfft, hop := fftSize(rows, m, outn, true)
 	frames := (outn + hop - 1) / hop
 	half := nfft/2 + 1
 	var bufs []*core.Buffer

@@ -24,8 +24,8 @@ const (
 	iirThreads = 128
 	iirL       = 32
 	iirCarry   = 256
-	iirMaxS    = 16
-	iirCoef    = 48
+	iirMaxS    = 8
+	iirCoef    = 24
 	iirTLevels = 7
 	iirBLevels = 8
 )
@@ -67,6 +67,7 @@ type iirParams struct {
 	X0out                                  uintptr
 	Ziv                                    [iirMaxS]float32
 	Coef                                   [iirCoef]float32
+	Tmats                                  [iirTLevels * iirMaxS * iirMaxS]float64
 }
 
 // fftConvThreads is GI_FFTCONV_THREADS.

@@ -4,9 +4,9 @@
 // recursion is a linear map of an S = K*P state, so a long signal is cut into runs
 // that are filtered at once and joined by a scan:
 //   gi_iir_local  each thread filters GI_IIR_L samples from a zero state; a block
-//                 scans its threads' end states (end' = A^(L*d) end + local, the
-//                 powers made by gi_iir_powers) and stores the state its run of
-//                 B = GI_IIR_THREADS*GI_IIR_L samples ends in, from zero;
+//                 reduces its threads' end states (end' = A^(L*d) end + local)
+//                 to the state its run of B = GI_IIR_THREADS*GI_IIR_L samples ends
+//                 in, from zero, and stores it;
 //   gi_iir_carry  one thread block a row scans those block states the same way,
 //                 from the row's initial state, into each block's starting state;
 //   gi_iir_final  each block folds its starting state into the thread scan, and each
@@ -14,10 +14,14 @@
 //                 outputs (and the final state, zf).
 // The states are combined in double precision (the powers of A of a narrow
 // filter cascade have large entries that cancel), the samples filtered in float.
-// gi_iir_powers makes the powers from A (in its parameters) on the device, so a call
-// copies nothing from the host. A row of one block needs gi_iir_final only. Samples pass through shared memory
-// so that global loads and stores are coalesced; a thread's run is 33 floats
-// apart from the next one's, so its reads hit 32 different banks.
+// The threads' scans take A's powers from the launch's parameters (constant
+// memory: operands of the multiply-adds, no loads; the host makes them), the
+// block carry from gi_iir_powers' buffer (made on the device from A, which rides
+// in its parameters, so a call copies nothing from the host) staged in shared
+// memory. gi_iir_local needs only its block's end state: a tree reduction, not a
+// scan. A row of one block needs gi_iir_final only. Samples pass through shared
+// memory so that global loads and stores are coalesced; a thread's run is 33
+// floats apart from the next one's, so its reads hit 32 different banks.
 #include "common.cuh"
 #include "dsp_params.h"
 
@@ -77,13 +81,15 @@ __device__ __forceinline__ void addMul(double (&v)[S], const double* M, const do
 }
 
 // scan turns each thread's v (a state reached from zero over its stretch) into the
-// state at the end of its stretch from zero at the start of thread 0's, count
-// threads of equal stretches, mats[j] the power of A for 2^j stretches. sh holds
-// count*(S+1) floats.
-template <int S>
-__device__ __forceinline__ void scan(double (&v)[S], double* sh, const double* mats, int count) {
+// state at the end of its stretch from zero at the start of thread 0's, Count
+// threads of equal stretches, mats[j] the power of A for 2^j stretches (in the
+// parameters for the thread scans: unrolled, every read is a constant operand). sh
+// holds Count*(S+1) doubles.
+template <int S, int Count>
+__device__ __forceinline__ void scan(double (&v)[S], double* sh, const double* mats) {
   const int t = threadIdx.x;
-  for (int j = 0; (1 << j) < count; ++j) {
+#pragma unroll
+  for (int j = 0; (1 << j) < Count; ++j) {
     const int d = 1 << j;
 #pragma unroll
     for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
@@ -113,6 +119,31 @@ __device__ __forceinline__ void initial(const IIRParams& p, int y, const float* 
     if (writeX0 && p.x0out) p.x0out[y] = x0;
 #pragma unroll
     for (int s = 0; s < S; ++s) z[s] = (double)p.ziv[s] * x0;
+  }
+}
+
+// reduce leaves in thread Count-1's v the state at the end of all Count threads'
+// stretches from zero (scan's last value, by a tree: log2(Count) levels, half the
+// threads fewer at each).
+template <int S, int Count>
+__device__ __forceinline__ void reduce(double (&v)[S], double* sh, const double* mats) {
+  const int t = threadIdx.x;
+#pragma unroll
+  for (int j = 0; (1 << j) < Count; ++j) {
+    const int d = 1 << j;
+    // Threads t = k*2d + 2d-1 add A^(L*d) times the value of t-d.
+    if ((t & (2 * d - 1)) == d - 1) {
+#pragma unroll
+      for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
+    }
+    __syncthreads();
+    if ((t & (2 * d - 1)) == 2 * d - 1) {
+      double u[S];
+#pragma unroll
+      for (int s = 0; s < S; ++s) u[s] = sh[(t - d) * (S + 1) + s];
+      addMul<S>(v, mats + j * S * S, u);
+    }
+    __syncthreads();
   }
 }
 
@@ -154,7 +185,6 @@ __device__ void local(const IIRParams& p) {
   constexpr int S = K * P;
   __shared__ float tile[kT * kStride];
   __shared__ double sh[kT * (S + 1)];
-  const double* mats = stageMats(p.mats, GI_IIR_TLEVELS * S * S);
   const int b = blockIdx.x;  // every block but the row's last
   for (int y = blockIdx.y; y < p.rows; y += gridDim.y) {
     const float* x = row<float>(p.src, p.sp, y);
@@ -163,7 +193,7 @@ __device__ void local(const IIRParams& p) {
     __syncthreads();
     double v[S];
     runLocal<K, P>(p, tile, kL, v);
-    scan<S>(v, sh, mats, kT);
+    reduce<S, kT>(v, sh, p.tmats);
     if (threadIdx.x == kT - 1) {
       double* a = p.agg + (size_t)y * p.aggRow + (size_t)b * S;
 #pragma unroll
@@ -175,8 +205,7 @@ __device__ void local(const IIRParams& p) {
 template <int K, int P>
 __device__ void carry(const IIRParams& p) {
   constexpr int S = K * P;
-  // Both in dynamic shared memory (the launch opts in past 48 KB for S = 16): the
-  // block-level powers, then the scan's states.
+  // Both in dynamic shared memory: the block-level powers, then the scan's states.
   const double* powers = stageMats(p.mats + GI_IIR_TLEVELS * S * S, GI_IIR_BLEVELS * S * S);
   double* sh = const_cast<double*>(powers) + GI_IIR_BLEVELS * S * S;
   const int t = threadIdx.x, blocks = p.nb - 1;  // the blocks whose end states count
@@ -189,7 +218,7 @@ __device__ void carry(const IIRParams& p) {
 #pragma unroll
       for (int s = 0; s < S; ++s) v[s] = b0 + t < blocks ? a[(size_t)(b0 + t) * S + s] : 0.f;
       if (t == 0) addMul<S>(v, powers, c);
-      scan<S>(v, sh, powers, GI_IIR_CARRY);
+      scan<S, GI_IIR_CARRY>(v, sh, powers);
       // v is the state block b0+t ends in: the state block b0+t+1 starts from.
       if (b0 + t < blocks) {
 #pragma unroll
@@ -214,7 +243,6 @@ __device__ void finish(const IIRParams& p) {
   __shared__ float tile[kT * kStride];
   __shared__ double sh[kT * (S + 1)];
   __shared__ double start[S];
-  const double* mats = stageMats(p.mats, GI_IIR_TLEVELS * S * S);
   const int b = blockIdx.x, t = threadIdx.x, i0 = b * kB;
   const int count = min(kL, max(0, p.len - i0 - t * kL));  // this thread's samples
   for (int y = blockIdx.y; y < p.rows; y += gridDim.y) {
@@ -240,9 +268,9 @@ __device__ void finish(const IIRParams& p) {
       double st[S];
 #pragma unroll
       for (int s = 0; s < S; ++s) st[s] = start[s];
-      addMul<S>(v, mats, st);
+      addMul<S>(v, p.tmats, st);
     }
-    scan<S>(v, sh, mats, kT);
+    scan<S, kT>(v, sh, p.tmats);
     // Thread t starts where thread t-1 ends.
 #pragma unroll
     for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
@@ -295,8 +323,8 @@ extern "C" __global__ void __launch_bounds__(GI_IIR_MAXS * GI_IIR_MAXS) gi_iir_p
   }
 }
 
-// One kernel of each kind for each cascade shape: sosfilt's 1, 2, 4 and 8 sections
-// (fewer are padded with pass-through sections), lfilter's orders 1, 2, 4, 8 and 16
+// One kernel of each kind for each cascade shape: sosfilt's 1, 2 and 4 sections
+// (fewer are padded with pass-through sections), lfilter's orders 1, 2, 4 and 8
 // (padded with zero coefficients).
 #define GI_IIR(K, P)                                                                                    \
   extern "C" __global__ void __launch_bounds__(GI_IIR_THREADS, 2)                                        \
@@ -315,8 +343,6 @@ extern "C" __global__ void __launch_bounds__(GI_IIR_MAXS * GI_IIR_MAXS) gi_iir_p
 GI_IIR(1, 2)
 GI_IIR(2, 2)
 GI_IIR(4, 2)
-GI_IIR(8, 2)
 GI_IIR(1, 1)
 GI_IIR(1, 4)
 GI_IIR(1, 8)
-GI_IIR(1, 16)

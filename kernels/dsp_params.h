@@ -36,8 +36,8 @@ struct Conv1DParams {
 #define GI_IIR_THREADS 128
 #define GI_IIR_L 32
 #define GI_IIR_CARRY 256   // block states one gi_iir_carry thread block scans at once
-#define GI_IIR_MAXS 16     // largest state (8 second-order sections, or order 16)
-#define GI_IIR_COEF 48     // coefficients: each section's b0..bP then -a1..-aP
+#define GI_IIR_MAXS 8      // largest state (4 second-order sections, or order 8)
+#define GI_IIR_COEF 24     // coefficients: each section's b0..bP then -a1..-aP
 #define GI_IIR_TLEVELS 7   // log2(GI_IIR_THREADS): thread-level powers A^(L*2^j)
 #define GI_IIR_BLEVELS 8   // log2(GI_IIR_CARRY): block-level powers A^(L*THREADS*2^j)
 
@@ -50,8 +50,11 @@ struct Conv1DParams {
 // row's first input sample (2: x0in[r] if set, else v[0]; written to x0out[r] if
 // set). zf, if set, gets the final state in zi's layout. mats holds the S x S
 // powers of A (row-major, S = K*P, in double): GI_IIR_TLEVELS of A^(L*2^j), then
-// GI_IIR_BLEVELS of A^(B*2^j), B = GI_IIR_THREADS*GI_IIR_L; agg the S-state of each
-// of a row's nb blocks (aggRow doubles a row).
+// GI_IIR_BLEVELS of A^(B*2^j), B = GI_IIR_THREADS*GI_IIR_L; tmats the first
+// GI_IIR_TLEVELS again, in the parameters, which the GPU keeps in constant memory:
+// the threads' scans read them as operands of their multiply-adds, with no loads
+// (3.5 KB: the parameters stay under 4 KB). agg holds the S-state of each of a
+// row's nb blocks (aggRow doubles a row).
 struct IIRParams {
   const float* src;
   int sp;
@@ -70,6 +73,7 @@ struct IIRParams {
   float* x0out;
   float ziv[GI_IIR_MAXS];
   float coef[GI_IIR_COEF];
+  double tmats[GI_IIR_TLEVELS * GI_IIR_MAXS * GI_IIR_MAXS];
 };
 
 // FFT convolution by overlap-save (dsp_fftconv.cu), for long filters: each row's

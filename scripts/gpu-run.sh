@@ -44,8 +44,11 @@ if [ "$part" = dsp ]; then
   # PyTorch) in the same run.
   step dsp-tests bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run 'CUDA|Launched|Params' -test.count=1 -test.v"
   grep -E "^(--- |ok|PASS|FAIL)|largest" "$out/dsp-tests.log"
-  step dsp-bench bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run XXX -test.bench 'CUDAConvolve|CUDAIIR|CUDACrossover' -test.benchtime 30x"
+  step dsp-bench bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run XXX -test.bench 'CUDAConvolve|CUDAIIR|CUDACrossover|CUDAFFTFrame' -test.benchtime 30x"
   grep -E "^Benchmark" "$out/dsp-bench.log"
+  # The signal commands on the GPU against the CPU device: files and a stream.
+  step dsp-cli bash -c "python3 -c \"import numpy as np; x=np.random.default_rng().standard_normal((2, 150000)).astype('<f4')*0.2; np.save('/tmp/gi-x.npy', x); x.T.copy().tofile('/tmp/gi-x.f32')\" && for d in cuda cpu; do $cli crossover /tmp/gi-x.npy -o /tmp/gi-b-\$d -fs 48000 -edges 250,2000,8000 -numtaps 8191 -device \$d && $cli iir /tmp/gi-x.npy -o /tmp/gi-i-\$d.npy -fs 48000 -butter 8 -lowpass 1000 -device \$d && $cli fir -stream -fs 48000 -channels 2 -chunk 1000 -numtaps 1023 -cutoff 3000 -device \$d </tmp/gi-x.f32 >/tmp/gi-s-\$d.f32 || exit 1; done && python3 -c \"import numpy as np; d=[abs(np.load('/tmp/gi-b-cuda/gi-x.band%d.npy'%k)-np.load('/tmp/gi-b-cpu/gi-x.band%d.npy'%k)).max() for k in (1,2,3,4)]; i=abs(np.load('/tmp/gi-i-cuda.npy')-np.load('/tmp/gi-i-cpu.npy')).max(); s=abs(np.fromfile('/tmp/gi-s-cuda.f32','<f4')-np.fromfile('/tmp/gi-s-cpu.f32','<f4')).max(); print('cuda-cpu: bands', d, 'iir', i, 'fir stream', s); assert max(d+[i,s]) < 1e-4\""
+  tail -1 "$out/dsp-cli.log"
   step dsp-peers bash -c "python3 bench/peers/dsp_peers.py 20 | tee '$out/dsp-peers.jsonl'"
 fi
 if [ "$part" = jpeg ]; then
@@ -110,7 +113,7 @@ if [ -x "$san" ]; then
   step sanitizer-fftfilter-filters bash -c "cd fftfilter && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$f' -test.run 'CUDA(DFT|Filters|Convolve)' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-fftfilter2.err'; r=\$?; tail -5 '$out/sanitizer-fftfilter2.err'; exit \$r"
   step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
   dt=.gpu/tests/dsp.test
-  step sanitizer-dsp bash -c "cd dsp && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolve|CUDAIIR' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-dsp.err'; r=\$?; tail -5 '$out/sanitizer-dsp.err'; exit \$r"
+  step sanitizer-dsp bash -c "cd dsp && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolve|CUDAIIR|CUDAStreams' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-dsp.err'; r=\$?; tail -5 '$out/sanitizer-dsp.err'; exit \$r"
   step sanitizer-racecheck-dsp bash -c "set -o pipefail; cd dsp && timeout 200 $san --tool racecheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolveViewsAndStreams|CUDAIIRViewsAndStreams' -test.count=1 | tail -3"
 fi
 fi

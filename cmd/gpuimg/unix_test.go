@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,6 +160,14 @@ func TestREADMECommands(t *testing.T) {
 	for _, e := range entries {
 		if b, err := os.ReadFile(filepath.Join(images, e.Name())); err == nil && !e.IsDir() {
 			os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+		}
+	}
+	// The signal commands' example files: noise at 44.1 kHz.
+	for _, name := range []string{"song.wav", "in.wav", "noisy.npy"} {
+		s := randSignal(rand.New(rand.NewSource(1)), 2, 20000, 44100)
+		s.format = sigFormat{wav: true, wavFmt: wavPCM, bits: 16}
+		if err := writeSignal(filepath.Join(dir, name), s); err != nil {
+			t.Fatal(err)
 		}
 	}
 	exitRe := regexp.MustCompile(`^exit (\d+)$`)
