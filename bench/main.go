@@ -8,6 +8,7 @@
 // a separate "host" row. Inputs are random, never zeros.
 //
 //	bench -sizes 3840x2160 -reps 50 -o results.csv
+//	bench -sizes "" -signals 1x1000000,64x1000000 -only dsp -e2e=false
 package main
 
 import (
@@ -39,6 +40,7 @@ func main() {
 		e2e     = flag.Bool("e2e", true, "on CUDA, also time upload + operation + download (page-locked and pageable)")
 		prof    = flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file (where the host time goes)")
 		hold    = flag.Duration("hold", 500*time.Microsecond, "on CUDA, keep the device busy this long before each timed run, so that kernel times exclude the host's time to queue the work (0: time from an idle stream)")
+		signals = flag.String("signals", "1x16384,1x100000,1x1000000,1x10000000,64x16384,64x1000000", "comma-separated ROWSxSAMPLES shapes for the signal (dsp) cases; empty for none")
 	)
 	flag.Parse()
 	endToEnd = *e2e
@@ -73,12 +75,8 @@ func main() {
 		meta.Driver = fmt.Sprintf("%d.%d", info.DriverVersion/1000, info.DriverVersion%1000/10)
 	}
 	var rows []Row
-	for _, sz := range strings.Split(*sizes, ",") {
-		var w, h int
-		if _, err := fmt.Sscanf(sz, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 {
-			fail(fmt.Errorf("bad size %q (want WxH)", sz))
-		}
-		for _, c := range cases {
+	run := func(cs []benchCase, w, h int) {
+		for _, c := range cs {
 			if !strings.Contains(c.op, *only) {
 				continue
 			}
@@ -93,6 +91,26 @@ func main() {
 				rows = append(rows, r)
 			}
 		}
+	}
+	for _, sz := range strings.Split(*sizes, ",") {
+		if sz == "" {
+			continue
+		}
+		var w, h int
+		if _, err := fmt.Sscanf(sz, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 {
+			fail(fmt.Errorf("bad size %q (want WxH)", sz))
+		}
+		run(cases, w, h)
+	}
+	for _, sh := range strings.Split(*signals, ",") {
+		if sh == "" {
+			continue
+		}
+		var nrows, n int
+		if _, err := fmt.Sscanf(sh, "%dx%d", &nrows, &n); err != nil || nrows <= 0 || n <= 0 {
+			fail(fmt.Errorf("bad signal shape %q (want ROWSxSAMPLES)", sh))
+		}
+		run(signalCases, n, nrows)
 	}
 	if t.Unheld > 0 {
 		fmt.Fprintf(os.Stderr, "bench: warning: %d timed runs took longer than -hold=%v to queue; their kernel times include host time\n", t.Unheld, *hold)

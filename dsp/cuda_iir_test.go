@@ -29,6 +29,7 @@ func rmsDiff(got, want []float64) float64 {
 type gpuIIRCase struct {
 	name  string
 	tol   float64 // of the output's RMS: 1e-4 when 0
+	peak  float64 // the largest difference over the RMS, with no random state: tol when 0
 	state bool    // zi and zf (lfilter, sosfilt)
 	zi    func(rows int) (int, int, []float64)
 	run   func(src, dst, zi, zf *gpuimage.Image, opts ...gpuimage.Option) error
@@ -48,7 +49,14 @@ func gpuIIRCases(t testing.TB, r *rand.Rand) []gpuIIRCase {
 				return dsp.LFilterState(src, dst, b, a, zi, zf, o...)
 			}})
 		if order > 0 && order <= 8 {
-			cs = append(cs, gpuIIRCase{name: fmt.Sprintf("filtfilt order %d", order),
+			// A transfer function of order 5 and more in float32 coefficients (the
+			// direct form's sensitivity: SOS is the stable way) peaks at up to
+			// 1.6e-4 of the RMS (H100, order 8, poles within 0.95).
+			peak := 0.0
+			if order > 4 {
+				peak = 5e-4
+			}
+			cs = append(cs, gpuIIRCase{name: fmt.Sprintf("filtfilt order %d", order), peak: peak,
 				run: func(src, dst, _, _ *gpuimage.Image, o ...gpuimage.Option) error {
 					return dsp.FiltFilt(src, dst, b, a, o...)
 				}})
@@ -123,9 +131,9 @@ func TestCUDAIIRMatchesCPU(t *testing.T) {
 				if e > tol {
 					t.Errorf("%s: GPU off the CPU by %.3g of the RMS (want %g)", name, e, tol)
 				}
-				if p := rmsErr(g, w); !c.state && p > tol {
+				if p, pt := rmsErr(g, w), max(c.peak, tol); !c.state && p > pt {
 					// No random state: the largest difference too.
-					t.Errorf("%s: GPU off the CPU by up to %.3g of the RMS (want %g)", name, p, tol)
+					t.Errorf("%s: GPU off the CPU by up to %.3g of the RMS (want %g)", name, p, pt)
 				}
 				if c.state {
 					if d, ok := closeTo(f64(tu.Float32s(t, gzf)), f64(tu.Float32s(t, czf)), 1e-4); !ok {

@@ -31,6 +31,7 @@ step() { # step NAME COMMAND...: runs it, logs to $out/NAME.log, records PASS/FA
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 part=${PART:-all}
+dspshapes=1x16384,1x100000,1x1000000,1x10000000,64x16384,64x1000000 # bench's -signals default
 cli=.gpu/gpuimg
 if [ "$part" = pipeline ]; then
   for b in bench-before bench; do
@@ -50,6 +51,10 @@ if [ "$part" = dsp ]; then
   step dsp-cli bash -c "python3 -c \"import numpy as np; x=np.random.default_rng().standard_normal((2, 150000)).astype('<f4')*0.2; np.save('/tmp/gi-x.npy', x); x.T.copy().tofile('/tmp/gi-x.f32')\" && for d in cuda cpu; do $cli crossover /tmp/gi-x.npy -o /tmp/gi-b-\$d -fs 48000 -edges 250,2000,8000 -numtaps 8191 -device \$d && $cli iir /tmp/gi-x.npy -o /tmp/gi-i-\$d.npy -fs 48000 -butter 8 -lowpass 1000 -device \$d && $cli fir -stream -fs 48000 -channels 2 -chunk 1000 -numtaps 1023 -cutoff 3000 -device \$d </tmp/gi-x.f32 >/tmp/gi-s-\$d.f32 || exit 1; done && python3 -c \"import numpy as np; d=[abs(np.load('/tmp/gi-b-cuda/gi-x.band%d.npy'%k)-np.load('/tmp/gi-b-cpu/gi-x.band%d.npy'%k)).max() for k in (1,2,3,4)]; i=abs(np.load('/tmp/gi-i-cuda.npy')-np.load('/tmp/gi-i-cpu.npy')).max(); s=abs(np.fromfile('/tmp/gi-s-cuda.f32','<f4')-np.fromfile('/tmp/gi-s-cpu.f32','<f4')).max(); print('cuda-cpu: bands', d, 'iir', i, 'fir stream', s); assert max(d+[i,s]) < 1e-4\""
   tail -1 "$out/dsp-cli.log"
   step dsp-peers bash -c "python3 bench/peers/dsp_peers.py 20 | tee '$out/dsp-peers.jsonl'"
+  # The bench's signal cases at every default shape with CuPy and PyTorch beside them,
+  # and their report (tables, time-against-length plots).
+  step dsp-sweep bash -c ".gpu/bench -sizes '' -only 'dsp ' -e2e=false -reps 20 -o '$out/dsp-bench.csv' && python3 bench/peers/dsp_bench.py $dspshapes 20 >>'$out/dsp-bench.csv'"
+  step dsp-report python3 bench/peers/report.py "$out/dsp-bench.csv" "$out/dsp-report"
 fi
 if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),
@@ -158,6 +163,9 @@ for sz in $sizes; do
   cat "$out/npp-$sz.csv" "$out/gpu-peers-$sz.csv" >>"$out/bench.csv" 2>/dev/null
   grep -v '^\(==\|$\)' "$out/opencv-$sz.log" | grep ',opencv-cpu,' >>"$out/bench.csv" || true
 done
+# The signal cases' peers (the bench ran the cases at its -signals default).
+step dsp-peers-csv bash -c "python3 bench/peers/dsp_bench.py $dspshapes 20 >'$out/dsp-peers.csv'"
+cat "$out/dsp-peers.csv" >>"$out/bench.csv" 2>/dev/null
 tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 16000000 ] 2>/dev/null && tmp=/dev/shm
 # The batch: 200 4K images through a 3-step pipeline, against OpenCV on 16 threads,
 # in /dev/shm when it has room (on the host's disk both wrote at its ~1.35 GB/s and tied).
@@ -199,7 +207,7 @@ done
 echo "${#names[@]} steps: $(( ${#names[@]} - fails )) passed, $fails failed"
 } 2>&1 | tee "$out/summary.txt"
 # Only a few files come back from the GPU host: results in one archive, logs in another.
-(cd "$out" && tar czf results.tgz --ignore-failed-read bench.csv compare.txt report batch-*.json summary.txt gpu.txt 2>/dev/null
+(cd "$out" && tar czf results.tgz --ignore-failed-read bench.csv compare.txt report dsp-bench.csv dsp-report batch-*.json summary.txt gpu.txt 2>/dev/null
  tar czf logs.tgz --ignore-failed-read *.log *.err *.csv *.json *.png *.tiff 2>/dev/null
  rm -rf report *.log *.err *.csv *.json *.png *.tiff)
 exit $(( $(grep -c ' FAIL(' "$out/summary.txt") > 0 ))

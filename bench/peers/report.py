@@ -24,6 +24,9 @@ FAMILIES = [
     ("Frequency domain", ("dft", "idft", "cufft", "lowpass", "highpass", "notch", "conv ", "mulSpectrums",
                           "magnitude", "phase", "spectrum", "bandpass", "applyMask", "padToOptimal")),
     ("Pipelines (operations chained on the device)", ("pipeline",)),
+    ("Signals: convolution (dsp)", ("dsp convolve",)),
+    ("Signals: IIR filters (dsp)", ("dsp sosfilt", "dsp lfilter", "dsp sosfiltfilt")),
+    ("Signals: crossover (dsp)", ("dsp crossover",)),
 ]
 GPU, NPP, CV = ("gpuimg-cuda", "kernel"), ("npp", "kernel"), ("opencv-cpu", "cpu")
 
@@ -69,8 +72,12 @@ for fam, _ in FAMILIES:
     keys = [k for k in order if family(k[0]) == fam and GPU in by[k]]
     if not keys:
         continue
-    lines += [f"## {fam}", "",
-              "| operation | size | type | gpuimg | GB/s (% ceiling) | queue | e2e pinned | e2e pageable | NPP | OpenCV | PyTorch | CuPy | vs NPP | vs OpenCV |",
+    lines += [f"## {fam}", ""]
+    if fam.startswith("Signals"):
+        lines += ["Size is samples x signals (one signal a row of a 32FC1 image); peers: CuPy's cupyx.scipy.signal "
+                  "(convolve, oaconvolve for batches, sosfilt, lfilter, sosfiltfilt) and PyTorch's conv1d "
+                  "(bench/peers/dsp_bench.py).", ""]
+    lines += ["| operation | size | type | gpuimg | GB/s (% ceiling) | queue | e2e pinned | e2e pageable | NPP | OpenCV | PyTorch | CuPy | vs NPP | vs OpenCV |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for k in keys:
         s = by[k]
@@ -101,12 +108,16 @@ try:
     plots = []
     for fam, _ in FAMILIES:
         ops = [k for k in order if family(k[0]) == fam and GPU in by[k]]
+        if fam.startswith("Signals"):  # time against the length of one signal (batches: the tables)
+            ops = [k for k in ops if k[2] == 1]
         names = sorted({(k[0], k[3]) for k in ops})
         if not names:
             continue
         fig, ax = plt.subplots(figsize=(8, 5))
         for (op, typ) in names:
             systems = [(GPU, "-o", "gpuimg"), (NPP, "--s", "NPP"), (CV, ":^", "OpenCV")]
+            if fam.startswith("Signals"):
+                systems = [(GPU, "-o", "gpuimg"), (("cupy-cuda", "kernel"), "--s", "CuPy"), (("torch-cuda", "kernel"), ":^", "PyTorch")]
             if fam.startswith("Pipelines"):  # the point there: transfers counted once
                 systems.append((("gpuimg-cuda", "e2e-pinned"), "-.x", "gpuimg with transfers"))
             for sysk, style, label in systems:
@@ -120,12 +131,14 @@ try:
         ax.set_xticks([m for m, _ in sizes])
         ax.set_xticklabels([lab for _, lab in sizes])
         ax.minorticks_off()
-        ax.set_xlabel("image size")
+        signals = fam.startswith("Signals")
+        ax.set_xlabel("samples (one signal)" if signals else "image size")
         ax.set_ylabel("median time (µs)")
-        ax.set_title(f"{fam}: time against image size")
+        ax.set_title(f"{fam}: time against {'length' if signals else 'image size'}")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=5, ncol=2)
-        name = "time-" + fam.split()[0].lower() + ".png"
+        words = fam.lower().replace(":", "").split()
+        name = "time-" + ("-".join(words[:2]) if fam.startswith("Signals") else words[0]) + ".png"
         fig.tight_layout()
         fig.savefig(os.path.join(outdir, name), dpi=110)
         plt.close(fig)

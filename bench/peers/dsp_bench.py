@@ -1,0 +1,95 @@
+"""GPU peers for the bench's signal (dsp) cases: CuPy (cupyx.scipy.signal) and
+PyTorch doing what bench/signals.go times, on random float32 signals of the same
+shapes, printed as bench CSV rows (width = samples a signal, height = signals).
+Timed as gpu_peers.py times its cases: CUDA events, warm-up, median of reps, each
+timed run queued behind a 2 ms busy kernel.
+
+  python3 dsp_bench.py 1x1000000,64x1000000 [REPS]"""
+import datetime
+import statistics
+import sys
+
+import cupy as cp
+import cupyx.scipy.signal as cps
+
+shapes = [tuple(int(v) for v in s.split("x")) for s in sys.argv[1].split(",") if s]
+reps = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+HOLD_NS = 2_000_000
+
+spin = cp.RawKernel(r'''
+extern "C" __global__ void spin(unsigned int ns) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < ns);
+}''', "spin")
+
+
+def timed(fn, record, elapsed):
+    for _ in range(3):
+        fn()
+    out = []
+    for _ in range(reps):
+        spin((1,), (1,), (cp.uint32(HOLD_NS),))
+        a, b = record()
+        fn()
+        b.record()
+        b.synchronize()
+        out.append(elapsed(a, b))
+    return statistics.median(out)
+
+
+def cupy_us(fn):
+    def record():
+        a, b = cp.cuda.Event(), cp.cuda.Event()
+        a.record()
+        return a, b
+    return timed(fn, record, lambda a, b: cp.cuda.get_elapsed_time(a, b) * 1e3)
+
+
+try:
+    import torch
+    import torch.nn.functional as F
+
+    def torch_us(fn):
+        def record():
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            return a, b
+        # torch's stream is the legacy default stream, as CuPy's: the spin holds it too.
+        return timed(fn, record, lambda a, b: a.elapsed_time(b) * 1e3)
+except Exception as e:  # noqa: BLE001
+    print("torch peer missing:", e, file=sys.stderr)
+    torch = None
+
+
+def row(op, n, rows, system, us, outputs=1):
+    print(f"{op},{n},{rows},32FC1,{system},kernel,{us:.2f},{4 * (1 + outputs) * n * rows / us / 1e3:.1f},{system},,{date}", flush=True)
+
+
+sos = cps.butter(8, 0.2, output="sos").astype(cp.float32)
+b, a = (v.astype(cp.float32) for v in cps.butter(8, 0.2))
+taps = {m: cp.asarray([((i * 7919) % 97) / 97 - 0.5 for i in range(m)], dtype=cp.float32) for m in (63, 512, 8192)}
+bands = [cp.asarray(cp.random.default_rng(k).standard_normal(8191), dtype=cp.float32) for k in range(4)]
+for rows, n in shapes:
+    x = cp.random.default_rng(1).random((rows, n), dtype=cp.float32)
+    for m, h in taps.items():
+        op = f"dsp convolve {m} taps"
+        if rows == 1:
+            row(op, n, rows, "cupy-cuda", cupy_us(lambda: cps.convolve(x[0], h, mode="same")))
+        else:
+            row(op, n, rows, "cupy-cuda", cupy_us(lambda: cps.oaconvolve(x, h[None, :], mode="same", axes=1)))
+        if torch is not None and m * rows * n <= 1 << 32:  # conv1d of 8192 taps on 64 x 1e6: seconds a call
+            tx = torch.as_tensor(x, device="cuda").reshape(rows, 1, n)
+            th = torch.as_tensor(h, device="cuda").flip(0).reshape(1, 1, m)
+            row(op, n, rows, "torch-cuda", torch_us(lambda: F.conv1d(tx, th, padding=m // 2)))
+    row("dsp sosfilt butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.sosfilt(sos, x, axis=-1)))
+    row("dsp lfilter butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.lfilter(b, a, x, axis=-1)))
+    if n > 3 * 2 * (2 * len(sos) + 1):
+        row("dsp sosfiltfilt butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.sosfiltfilt(sos, x, axis=-1)))
+    if n >= 8191:
+        if rows == 1:
+            xc = lambda: [cps.oaconvolve(x[0], h, mode="same") for h in bands]  # noqa: E731
+        else:
+            xc = lambda: [cps.oaconvolve(x, h[None, :], mode="same", axes=1) for h in bands]  # noqa: E731
+        row("dsp crossover 4x8191", n, rows, "cupy-cuda", cupy_us(xc), outputs=4)
