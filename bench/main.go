@@ -92,25 +92,11 @@ func main() {
 			}
 		}
 	}
-	for _, sz := range strings.Split(*sizes, ",") {
-		if sz == "" {
-			continue
-		}
-		var w, h int
-		if _, err := fmt.Sscanf(sz, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 {
-			fail(fmt.Errorf("bad size %q (want WxH)", sz))
-		}
-		run(cases, w, h)
+	for _, sz := range pairs(*sizes, "size", "WxH") {
+		run(cases, sz[0], sz[1])
 	}
-	for _, sh := range strings.Split(*signals, ",") {
-		if sh == "" {
-			continue
-		}
-		var nrows, n int
-		if _, err := fmt.Sscanf(sh, "%dx%d", &nrows, &n); err != nil || nrows <= 0 || n <= 0 {
-			fail(fmt.Errorf("bad signal shape %q (want ROWSxSAMPLES)", sh))
-		}
-		run(signalCases, n, nrows)
+	for _, sh := range pairs(*signals, "signal shape", "ROWSxSAMPLES") {
+		run(signalCases, sh[1], sh[0]) // width: the samples, height: the signals
 	}
 	if t.Unheld > 0 {
 		fmt.Fprintf(os.Stderr, "bench: warning: %d timed runs took longer than -hold=%v to queue; their kernel times include host time\n", t.Unheld, *hold)
@@ -128,6 +114,23 @@ func main() {
 	if err := WriteCSV(w, rows); err != nil {
 		fail(err)
 	}
+}
+
+// pairs parses a comma-separated list of AxB pairs of positive numbers (what and
+// form name them in errors); empty items are skipped.
+func pairs(list, what, form string) [][2]int {
+	var out [][2]int
+	for _, item := range strings.Split(list, ",") {
+		if item == "" {
+			continue
+		}
+		var a, b int
+		if _, err := fmt.Sscanf(item, "%dx%d", &a, &b); err != nil || a <= 0 || b <= 0 {
+			fail(fmt.Errorf("bad %s %q (want %s)", what, item, form))
+		}
+		out = append(out, [2]int{a, b})
+	}
+	return out
 }
 
 func pickDevice(name string) (*gpuimage.Device, error) {

@@ -36,11 +36,7 @@ func LFilter(src, dst *gpuimage.Image, b, a []float64, opts ...gpuimage.Option) 
 // in pieces exactly as one call on the whole. zi and zf may be the same image.
 func LFilterState(src, dst *gpuimage.Image, b, a []float64, zi, zf *gpuimage.Image, opts ...gpuimage.Option) error {
 	const op = "dsp.LFilter"
-	s, err := checkSignals(op, src, dst)
-	if err != nil {
-		return err
-	}
-	bn, an, err := normalize(op, b, a)
+	s, bn, an, err := checkTF(op, src, dst, b, a)
 	if err != nil {
 		return err
 	}
@@ -94,11 +90,7 @@ func SOSFiltState(src, dst *gpuimage.Image, sos SOS, zi, zf *gpuimage.Image, opt
 // (LFilterZi). dst becomes a 32FC1 image of src's size.
 func FiltFilt(src, dst *gpuimage.Image, b, a []float64, opts ...gpuimage.Option) error {
 	const op = "dsp.FiltFilt"
-	s, err := checkSignals(op, src, dst)
-	if err != nil {
-		return err
-	}
-	bn, an, err := normalize(op, b, a)
+	s, bn, an, err := checkTF(op, src, dst, b, a)
 	if err != nil {
 		return err
 	}
@@ -231,6 +223,20 @@ func checkTaps(op string, taps []float64) error {
 		}
 	}
 	return nil
+}
+
+// checkTF checks LFilter's and FiltFilt's signals and transfer function: the
+// source's state, and b and a normalized (see normalize).
+func checkTF(op string, src, dst *gpuimage.Image, b, a []float64) (*core.State, []float64, []float64, error) {
+	s, err := checkSignals(op, src, dst)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bn, an, err := normalize(op, b, a)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return s, bn, an, nil
 }
 
 // normalize checks b and a and returns them divided by a[0], padded with zeros to

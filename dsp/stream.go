@@ -175,9 +175,10 @@ func (f *SOSFilter) Close() error { return f.state.Close() }
 // short chunk costs little whatever the filters' length. On the CPU device it
 // keeps the input's history and convolves each chunk with each filter.
 type FilterBank struct {
-	fir  *FIR // the history, and the first filter
-	taps [][]float64
-	part *partitioned // the GPU's state, made for the first chunk's length
+	fir    *FIR // the history, and the first filter
+	taps   [][]float64
+	part   *partitioned // the GPU's state, made for the first chunk's length
+	closed bool
 }
 
 // NewFilterBank makes a bank of FIR filters of equal length (Crossover designs
@@ -209,8 +210,16 @@ func NewFilterBank(dev *gpuimage.Device, bank [][]float64, channels int) (*Filte
 // outs[k] becomes filter k's output; len(outs) must be the number of filters.
 func (b *FilterBank) Process(in *gpuimage.Image, outs []*gpuimage.Image, opts ...gpuimage.Option) error {
 	const op = "dsp.FilterBank.Process"
+	if b.closed {
+		return fmt.Errorf("%s: %w (the filter bank)", op, gpuimage.ErrClosed)
+	}
 	if len(outs) != len(b.taps) {
 		return fmt.Errorf("%s: %d outputs for %d filters", op, len(outs), len(b.taps))
+	}
+	for k, o := range outs {
+		if o == nil {
+			return fmt.Errorf("%s: %w: output %d", op, gpuimage.ErrNil, k)
+		}
 	}
 	f := b.fir
 	if err := checkChunk(op, in, f.rows); err != nil {
@@ -250,6 +259,7 @@ func (b *FilterBank) Reset() error {
 
 // Close frees the bank's device memory.
 func (b *FilterBank) Close() error {
+	b.closed = true
 	if b.part != nil {
 		b.part.Close()
 	}

@@ -1,6 +1,7 @@
 package dsp_test
 
 import (
+	"errors"
 	"image"
 	"math/rand"
 	"strings"
@@ -221,7 +222,18 @@ func testStreams(t *testing.T, dev *gpuimage.Device) {
 				t.Fatal(err)
 			}
 		}
+		nilOut := make([]*gpuimage.Image, c.k)
+		if err := b.Process(src, nilOut); !errors.Is(err, gpuimage.ErrNil) {
+			t.Errorf("bank with nil outputs: %v, want ErrNil", err)
+		}
 		b.Close()
+		outs := make([]*gpuimage.Image, c.k)
+		for i := range outs {
+			outs[i] = &gpuimage.Image{}
+		}
+		if err := b.Process(src, outs); !errors.Is(err, gpuimage.ErrClosed) {
+			t.Errorf("closed bank: %v, want ErrClosed", err)
+		}
 	}
 }
 
