@@ -60,22 +60,17 @@ func init() {
 		return dsp.SOSFiltFilt(src, dst, sos, on)
 	})
 	// The 4-band crossover of 8191-tap bands at 250 Hz, 2 kHz and 8 kHz for 48 kHz
-	// audio: four convolutions (mode same) of one input.
+	// audio: one ConvolveBank (mode same) of one input.
 	bands, err := dsp.Crossover(48000, []float64{250, 2000, 8000}, 8191, nil)
 	if err != nil {
 		panic(err)
 	}
-	outs := make([]gpuimage.Image, len(bands))
+	outs := make([]*gpuimage.Image, len(bands))
+	for i := 1; i < len(outs); i++ {
+		outs[i] = &gpuimage.Image{}
+	}
 	add("dsp crossover 4x8191", len(bands), func(src, dst *gpuimage.Image, on gpuimage.Option) error {
-		for i, h := range bands {
-			out := dst
-			if i > 0 {
-				out = &outs[i]
-			}
-			if err := dsp.Convolve(src, out, h, dsp.Same, dsp.Auto, on); err != nil {
-				return err
-			}
-		}
-		return nil
+		outs[0] = dst
+		return dsp.ConvolveBank(src, outs, bands, dsp.Same, dsp.Auto, on)
 	})
 }

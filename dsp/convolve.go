@@ -37,17 +37,21 @@ type Method int
 // The methods. Their results agree within float rounding.
 const (
 	// Auto picks the faster of the two for the taps and signal lengths: on the GPU
-	// by the crossover measured on an H100 (FFT from 512 taps for batches of 4M
-	// outputs or more, and past 512 taps for all), on the CPU device by the work
-	// each needs.
+	// by the crossover measured on an H100 (FFT from 128 taps, and from 16 for
+	// batches of 4M outputs or more), on the CPU device by the work each needs.
 	Auto Method = iota
 	// Direct sums the products: on the GPU with up to 512 taps in each launch's
 	// constant memory (longer filters are split over launches), each thread eight
 	// outputs from a register window.
 	Direct
-	// FFT convolves by overlap-save: frames of a power-of-two length at least eight
-	// times the taps (cuFFT on the GPU, batched over every frame of every row;
-	// gonum's FFT on the CPU device).
+	// FFT convolves by overlap-save. On the GPU, for filters up to 8192 taps
+	// (where the device's shared memory holds the frame: 16384 points need 143 KB),
+	// by a fused kernel: a thread block transforms two frames of 1024 to 16384
+	// points (one as the real, the other as the imaginary part) in shared memory,
+	// multiplies by the filters' spectra and transforms back, reading the input
+	// once and writing each output once; longer filters by cuFFT, batched over
+	// every frame of every row. On the CPU device by gonum's FFT, frames at least
+	// eight times the taps.
 	FFT
 )
 
@@ -69,37 +73,76 @@ func (m Method) String() string {
 // float32; the GPU computes in float32, the CPU device in float64. src and dst may
 // overlap (dst is then written through a new image).
 func Convolve(src, dst *gpuimage.Image, taps []float64, mode Mode, method Method, opts ...gpuimage.Option) error {
-	return conv1d("dsp.Convolve", src, dst, taps, mode, method, true, opts, 0)
+	return conv1d("dsp.Convolve", src, []*gpuimage.Image{dst}, [][]float64{taps}, mode, method, true, opts, 0)
 }
 
 // Correlate cross-correlates every row of src with taps, as
 // scipy.signal.correlate(row, taps, mode, method) on each (for real signals,
 // Convolve with the taps reversed); otherwise as Convolve.
 func Correlate(src, dst *gpuimage.Image, taps []float64, mode Mode, method Method, opts ...gpuimage.Option) error {
-	return conv1d("dsp.Correlate", src, dst, taps, mode, method, false, opts, 0)
+	return conv1d("dsp.Correlate", src, []*gpuimage.Image{dst}, [][]float64{taps}, mode, method, false, opts, 0)
 }
 
-// conv1d checks the call and runs y[o] = sum over q of g[q] * x[o + off + q], g the
-// taps (reversed for a convolution) and x zero outside the signal; limit, if not
-// 0, keeps the first limit outputs only (LFilter's FIR filters).
-func conv1d(op string, src, dst *gpuimage.Image, taps []float64, mode Mode, method Method, reverse bool, opts []gpuimage.Option, limit int) error {
-	s, err := checkSignals(op, src, dst)
+// ConvolveBank convolves every row of src with each filter of bank (filters of
+// equal length, up to any number): dsts[k] becomes Convolve(src, bank[k], mode,
+// method), as a crossover's bands. On the GPU the FFT method transforms each frame
+// of the input once for all the filters (eight at a time), so K bands cost less
+// than K calls of Convolve.
+func ConvolveBank(src *gpuimage.Image, dsts []*gpuimage.Image, bank [][]float64, mode Mode, method Method, opts ...gpuimage.Option) error {
+	const op = "dsp.ConvolveBank"
+	if len(bank) == 0 {
+		return fmt.Errorf("%s: no filters", op)
+	}
+	if len(dsts) != len(bank) {
+		return fmt.Errorf("%s: %d outputs for %d filters", op, len(dsts), len(bank))
+	}
+	for k, t := range bank {
+		if len(t) != len(bank[0]) {
+			return fmt.Errorf("%s: filter %d has %d taps, filter 0 %d (they must be equally long)", op, k, len(t), len(bank[0]))
+		}
+	}
+	return conv1d(op, src, dsts, bank, mode, method, true, opts, 0)
+}
+
+// conv1d checks the call and runs, for each filter k, dsts[k][o] = sum over q of
+// g[q] * x[o + off + q], g the filter's taps (reversed for a convolution) and x zero
+// outside the signal; limit, if not 0, keeps the first limit outputs only
+// (LFilter's FIR filters). The filters are equally long.
+func conv1d(op string, src *gpuimage.Image, dsts []*gpuimage.Image, bank [][]float64, mode Mode, method Method, reverse bool, opts []gpuimage.Option, limit int) error {
+	s, err := checkSignal(op, src)
 	if err != nil {
 		return err
 	}
-	if err := checkTaps(op, taps); err != nil {
-		return err
-	}
-	m := len(taps)
-	g := make([]float32, m)
-	for i, t := range taps {
-		if reverse {
-			g[m-1-i] = float32(t)
-		} else {
-			g[i] = float32(t)
+	for k, dst := range dsts {
+		if dst == nil {
+			return fmt.Errorf("%s: %w: %s", op, gpuimage.ErrNil, outName(dsts, k))
+		}
+		for j := range k {
+			if dsts[j] == dst {
+				return fmt.Errorf("%s: outputs %d and %d are the same image", op, j, k)
+			}
 		}
 	}
-	n := s.Cols
+	gs := make([][]float32, len(bank))
+	for k, taps := range bank {
+		name := op
+		if len(bank) > 1 {
+			name = fmt.Sprintf("%s: filter %d", op, k)
+		}
+		if err := checkTaps(name, taps); err != nil {
+			return err
+		}
+		m := len(taps)
+		gs[k] = make([]float32, m)
+		for i, t := range taps {
+			if reverse {
+				gs[k][m-1-i] = float32(t)
+			} else {
+				gs[k][i] = float32(t)
+			}
+		}
+	}
+	n, m := s.Cols, len(gs[0])
 	var outn, k0 int
 	switch mode {
 	case Full:
@@ -117,46 +160,71 @@ func conv1d(op string, src, dst *gpuimage.Image, taps []float64, mode Mode, meth
 	if limit > 0 {
 		outn = min(outn, limit)
 	}
-	if d := core.StateOf(dst); src == dst || core.Overlaps(s, d) {
-		tmp := &gpuimage.Image{}
-		defer tmp.Close()
-		if err := conv1d(op, src, tmp, taps, mode, method, reverse, opts, limit); err != nil {
-			return err
+	// Outputs that share memory with the source are made in new images and copied.
+	outs := make([]*gpuimage.Image, len(dsts))
+	var copies []int
+	for k, dst := range dsts {
+		outs[k] = dst
+		if d := core.StateOf(dst); src == dst || core.Overlaps(s, d) {
+			outs[k] = &gpuimage.Image{}
+			defer outs[k].Close()
+			copies = append(copies, k)
 		}
-		if err := tmp.CopyTo(dst, opts...); err != nil {
+	}
+	ds := make([]*core.State, len(outs))
+	for k, o := range outs {
+		ds[k] = core.StateOf(o)
+		if err := ds[k].Create(s.Dev, s.Rows, outn, core.Depth32F, 1); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-		return nil
-	}
-	d := core.StateOf(dst)
-	if err := d.Create(s.Dev, s.Rows, outn, core.Depth32F, 1); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
 	}
 	off := k0 - (m - 1)
 	useFFT := method == FFT || method == Auto && preferFFT(s.Dev, s.Rows, n, m, outn)
-	err = core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
-		switch {
-		case s.Dev.IsCPU() && useFFT:
-			fftConvCPU(d, s, g, off)
-		case s.Dev.IsCPU():
-			conv1dCPU(d, s, g, off)
-		case useFFT:
-			return fftConvCUDA(str, d, s, g, off)
-		default:
-			return conv1dCUDA(str, d, s, g, off)
+	err = core.Run(s.Dev, opts, append([]*core.State{s}, ds...), func(str core.Stream) error {
+		if !s.Dev.IsCPU() && useFFT {
+			return fftConvCUDA(str, ds, s, gs, off)
+		}
+		for k, d := range ds {
+			var err error
+			switch {
+			case s.Dev.IsCPU() && useFFT:
+				fftConvCPU(d, s, gs[k], off)
+			case s.Dev.IsCPU():
+				conv1dCPU(d, s, gs[k], off)
+			default:
+				err = conv1dCUDA(str, d, s, gs[k], off)
+			}
+			if err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
+	for _, k := range copies {
+		if err := outs[k].CopyTo(dsts[k], opts...); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+	}
 	return nil
 }
 
+// outName names output k of dsts in errors: "dst" when there is one.
+func outName(dsts []*gpuimage.Image, k int) string {
+	if len(dsts) == 1 {
+		return "dst"
+	}
+	return fmt.Sprintf("output %d", k)
+}
+
 // preferFFT is Auto's choice for m taps, n samples and outn outputs a row. On the
-// GPU, measured on an H100 (bench/results/dsp-h100.txt): FFT for filters longer
-// than one direct launch carries (512 taps), and from 512 taps for batches of 4M
-// outputs or more; direct otherwise.
+// GPU, measured on an H100 (BenchmarkCUDAConvolve, bench/results/dsp-h100.txt):
+// the fused overlap-save where its frame fits, from 128 taps, or from 16 for
+// batches of 4M outputs or more (64 x 1e6 samples, 16 taps: 311 us against the
+// direct kernel's 381; 1 x 1e6, 63 taps: 19.9 against 18.7); cuFFT's for
+// filters longer than one direct launch carries (512 taps); direct otherwise.
 func preferFFT(dev core.Backend, rows, n, m, outn int) bool {
 	if dev.IsCPU() {
 		// The direct sum costs m multiply-adds an output, overlap-save about
@@ -165,7 +233,10 @@ func preferFFT(dev core.Backend, rows, n, m, outn int) bool {
 		nfft, hop := fftSize(rows, m, outn, false)
 		return float64(m) > 6*math.Log2(float64(nfft))*float64(nfft)/float64(hop)
 	}
-	return (m > conv1dTaps || m >= 512 && rows*outn >= 1<<22) && fftAvailable()
+	if fusedFrame(m, outn, core.MaxSharedOptin(dev)) > 0 {
+		return m >= 128 || m >= 16 && rows*outn >= 1<<22
+	}
+	return m > conv1dTaps && fftAvailable()
 }
 
 // fftSizeOverride, when set (by tests), is the frame fftSize picks.

@@ -248,3 +248,63 @@ func equalF32(a, b []float32) bool {
 
 // randTapsSeeded is randTaps from its own seeded source (for goroutines).
 func randTapsSeeded(seed int64, m int) []float64 { return randTaps(rand.New(rand.NewSource(seed)), m) }
+
+// ConvolveBank is Convolve with each filter (exactly, on the CPU device), for
+// either method, an output that is the input included; bad banks get errors.
+func TestConvolveBank(t *testing.T) {
+	r := tu.Rand(t)
+	cpuDev := gpuimage.CPU()
+	src, _ := signals(t, r, cpuDev, 3, 500)
+	defer src.Close()
+	bank := [][]float64{randTaps(r, 33), randTaps(r, 33), randTaps(r, 33)}
+	for _, meth := range []dsp.Method{dsp.Direct, dsp.FFT} {
+		for _, mode := range []dsp.Mode{dsp.Full, dsp.Same, dsp.Valid} {
+			outs := []*gpuimage.Image{{}, {}, {}}
+			if err := dsp.ConvolveBank(src, outs, bank, mode, meth); err != nil {
+				t.Fatal(err)
+			}
+			for k, h := range bank {
+				want := &gpuimage.Image{}
+				dsp.Convolve(src, want, h, mode, meth)
+				if !equalF32(tu.Float32s(t, outs[k]), tu.Float32s(t, want)) {
+					t.Errorf("%v %v: band %d differs from Convolve's", meth, mode, k)
+				}
+				want.Close()
+				outs[k].Close()
+			}
+		}
+	}
+	// The input as one of the outputs.
+	in := &gpuimage.Image{}
+	defer in.Close()
+	src.CopyTo(in)
+	other := &gpuimage.Image{}
+	defer other.Close()
+	if err := dsp.ConvolveBank(in, []*gpuimage.Image{other, in}, bank[:2], dsp.Same, dsp.Auto); err != nil {
+		t.Fatal(err)
+	}
+	want := &gpuimage.Image{}
+	defer want.Close()
+	dsp.Convolve(src, want, bank[1], dsp.Same, dsp.Auto)
+	if !equalF32(tu.Float32s(t, in), tu.Float32s(t, want)) {
+		t.Errorf("in place: band 1 differs from Convolve's")
+	}
+	out := &gpuimage.Image{}
+	defer out.Close()
+	for _, bad := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no filters", dsp.ConvolveBank(src, nil, nil, dsp.Same, dsp.Auto), "no filters"},
+		{"count", dsp.ConvolveBank(src, []*gpuimage.Image{out}, bank, dsp.Same, dsp.Auto), "1 outputs for 3 filters"},
+		{"lengths", dsp.ConvolveBank(src, []*gpuimage.Image{out, {}}, [][]float64{{1, 2}, {1}}, dsp.Same, dsp.Auto), "equally long"},
+		{"nil", dsp.ConvolveBank(src, []*gpuimage.Image{out, nil}, bank[:2], dsp.Same, dsp.Auto), "output 1"},
+		{"twice", dsp.ConvolveBank(src, []*gpuimage.Image{out, out}, bank[:2], dsp.Same, dsp.Auto), "same image"},
+		{"NaN", dsp.ConvolveBank(src, []*gpuimage.Image{out, {}}, [][]float64{{1}, {math.NaN()}}, dsp.Same, dsp.Auto), "filter 1: tap 0"},
+	} {
+		if bad.err == nil || !strings.Contains(bad.err.Error(), bad.want) {
+			t.Errorf("%s: %v (want an error about %q)", bad.name, bad.err, bad.want)
+		}
+	}
+}

@@ -18,16 +18,81 @@ func fftAvailable() bool {
 	return err == nil
 }
 
-// fftConvCUDA is the FFT method on the GPU, by overlap-save: the taps' spectrum
-// (their reversal zero-padded to nfft, one R2C; cached), gi_fftconv_frames cutting every
-// row into frames, one batched R2C over all frames of all rows, gi_fftconv_mul,
-// one batched C2R back into the frames, and gi_fftconv_gather keeping each frame's
-// last hop samples. The work buffers come from the device's allocator.
-func fftConvCUDA(str core.Stream, d, s *core.State, g []float32, off int) error {
+// fftConvCUDA is the FFT method on the GPU for the filters gs (equally long): the
+// fused overlap-save (fusedConvCUDA) where its frame fits the taps and the
+// device's shared memory, else cuFFT's (cufftConvCUDA) filter by filter.
+func fftConvCUDA(str core.Stream, ds []*core.State, s *core.State, gs [][]float32, off int) error {
 	b, ok := s.Dev.(*cuda.Backend)
 	if !ok {
 		return fmt.Errorf("%s is not a CUDA device", s.Dev.Name())
 	}
+	if n := fusedFrame(len(gs[0]), ds[0].Cols, core.MaxSharedOptin(b)); n > 0 {
+		for k0 := 0; k0 < len(gs); k0 += fftfBands {
+			k1 := min(k0+fftfBands, len(gs))
+			if err := fusedConvCUDA(str, b, ds[k0:k1], s, gs[k0:k1], off, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for k, g := range gs {
+		if err := cufftConvCUDA(str, b, ds[k], s, g, off); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fusedKernels names gi_fftconv_fN by N.
+var fusedKernels = map[int]string{1024: "gi_fftconv_f1024", 2048: "gi_fftconv_f2048", 4096: "gi_fftconv_f4096",
+	8192: "gi_fftconv_f8192", 16384: "gi_fftconv_f16384"}
+
+// fusedConvCUDA runs up to fftfBands filters gs over s into ds by the fused
+// overlap-save with frames of n points (fused.go): the filters' spectra are made
+// on the host the first time (cached, devcache.go); frames of 16384 points keep
+// the spectrum in a scratch slot a block (from the device's allocator).
+func fusedConvCUDA(str core.Stream, b *cuda.Backend, ds []*core.State, s *core.State, gs [][]float32, off, n int) error {
+	m, outn, rows := len(gs[0]), ds[0].Cols, s.Rows
+	hop := n - m + 1
+	frames := (outn + hop - 1) / hop
+	grid := fusedGrid(n, (rows*frames+1)/2, core.MultiProcessors(b))
+	key := make([]byte, 0, 4*m*len(gs))
+	for _, g := range gs {
+		key = append(key, f32Bytes(g)...)
+	}
+	size := 8 * n * len(gs)
+	hs, err := derived(b, str, fmt.Sprintf("fftfused-%d-%d", n, len(gs)), key, size, func(buf *core.Buffer) error {
+		spec := f32Bytes(fusedSpectra(gs, n))
+		return b.Copy2D(core.Copy{Dst: buf, SrcHost: spec, DstPitch: size, SrcPitch: size, Width: size, Rows: 1}, str)
+	})
+	if err != nil {
+		return err
+	}
+	defer hs.Release()
+	p := fftFusedParams{Src: s.Ptr(), Sp: int32(s.Pitch), Rows: int32(rows), N: int32(s.Cols), Outn: int32(outn),
+		Hop: int32(hop), Frames: int32(frames), Start: int32(off), Nf: int32(len(gs)), H: hs.Ptr}
+	for k, d := range ds {
+		p.Dst[k], p.Dp[k] = d.Ptr(), int32(d.Pitch)
+	}
+	if n/fusedThreads(n) > 16 {
+		scratch, err := b.Alloc(grid * n * 8)
+		if err != nil {
+			return err
+		}
+		scratch.Touch(str)
+		defer scratch.Release()
+		p.Scratch = scratch.Ptr
+	}
+	return b.Launch(str, fusedKernels[n], [3]int{grid, 1, 1}, [3]int{fusedThreads(n), 1, 1}, fusedSmem(n), core.Struct(&p))
+}
+
+// cufftConvCUDA is the FFT method by cuFFT's overlap-save, for filters too long
+// for the fused kernel: the taps' spectrum
+// (their reversal zero-padded to nfft, one R2C; cached), gi_fftconv_frames cutting every
+// row into frames, one batched R2C over all frames of all rows, gi_fftconv_mul,
+// one batched C2R back into the frames, and gi_fftconv_gather keeping each frame's
+// last hop samples. The work buffers come from the device's allocator.
+func cufftConvCUDA(str core.Stream, b *cuda.Backend, d, s *core.State, g []float32, off int) error {
 	if _, _, err := cufft.Load(); err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 
 func fftAvailable() bool { return false }
 
-func fftConvCUDA(core.Stream, *core.State, *core.State, []float32, int) error {
+func fftConvCUDA(core.Stream, []*core.State, *core.State, [][]float32, int) error {
 	return errors.New("dsp: FFT convolution on the GPU needs a build with the cuda tag")
 }
 

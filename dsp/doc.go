@@ -4,7 +4,8 @@
 // multi-channel recording: one row a channel).
 //
 // Filtering: Convolve and Correlate (modes full, same and valid; methods direct,
-// FFT by overlap-save, or Auto), LFilter and SOSFilt (direct form II transposed,
+// FFT by overlap-save, or Auto; ConvolveBank for several filters of one input,
+// as a crossover's bands), LFilter and SOSFilt (direct form II transposed,
 // with SciPy's initial and final states through LFilterState and SOSFiltState),
 // and the zero-phase FiltFilt and SOSFiltFilt. On the GPU the IIR recursion runs as
 // a scan over runs of each signal, so one long signal fills the device.

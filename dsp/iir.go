@@ -43,7 +43,7 @@ func LFilterState(src, dst *gpuimage.Image, b, a []float64, zi, zf *gpuimage.Ima
 	order := len(bn) - 1
 	if order > MaxOrder && isFIR(an) && zi == nil && zf == nil {
 		// An FIR filter of any length: the first n samples of the full convolution.
-		return conv1d(op, src, dst, bn, Full, Auto, true, opts, s.Cols)
+		return conv1d(op, src, []*gpuimage.Image{dst}, [][]float64{bn}, Full, Auto, true, opts, s.Cols)
 	}
 	if order > MaxOrder {
 		return fmt.Errorf("%s: order %d is above %d (use SOSFilt with second-order sections)", op, order, MaxOrder)

@@ -101,3 +101,17 @@ type upolsParams struct {
 	Ch, B, R0, Len, Seg0, Parts, Head, Bands int32
 	Scale                                    float32
 }
+
+// fftfBands is GI_FFTF_BANDS, the filters one fused overlap-save launch runs.
+const fftfBands = 8
+
+// fftFusedParams mirrors gi_fftconv_fN's parameters (kernels/dsp_params.h:
+// FftFusedParams).
+type fftFusedParams struct {
+	Src                                   uintptr
+	Sp                                    int32
+	Rows, N, Outn, Hop, Frames, Start, Nf int32
+	H, Scratch                            uintptr
+	Dst                                   [fftfBands]uintptr
+	Dp                                    [fftfBands]int32
+}

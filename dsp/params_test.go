@@ -27,6 +27,9 @@ func TestParamsMatchKernels(t *testing.T) {
 	if err := kparams.Compare(kparams.Structs()["UpolsParams"], upolsParams{}); err != nil {
 		t.Errorf("UpolsParams: %v", err)
 	}
+	if err := kparams.Compare(kparams.Structs()["FftFusedParams"], fftFusedParams{}); err != nil {
+		t.Errorf("FftFusedParams: %v", err)
+	}
 	for _, c := range []struct {
 		name      string
 		go_, cuda int
@@ -45,6 +48,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_IIR_BLEVELS", iirBLevels, kparams.IIRBLevels},
 		{"GI_UPOLS_THREADS", upolsThreads, kparams.UpolsThreads},
 		{"GI_UPOLS_BANDS", upolsBands, kparams.UpolsBands},
+		{"GI_FFTF_BANDS", fftfBands, kparams.FftfBands},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

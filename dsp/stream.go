@@ -62,7 +62,7 @@ func (f *FIR) Process(in, out *gpuimage.Image, opts ...gpuimage.Option) error {
 	if err != nil {
 		return err
 	}
-	if err := conv1d(op, src, out, f.taps, Valid, Auto, true, opts, 0); err != nil {
+	if err := conv1d(op, src, []*gpuimage.Image{out}, [][]float64{f.taps}, Valid, Auto, true, opts, 0); err != nil {
 		return err
 	}
 	return f.advance(op, in.Cols(), opts)
@@ -239,10 +239,8 @@ func (b *FilterBank) Process(in *gpuimage.Image, outs []*gpuimage.Image, opts ..
 	if err != nil {
 		return err
 	}
-	for k, t := range b.taps {
-		if err := conv1d(op, src, outs[k], t, Valid, Auto, true, opts, 0); err != nil {
-			return err
-		}
+	if err := conv1d(op, src, outs, b.taps, Valid, Auto, true, opts, 0); err != nil {
+		return err
 	}
 	return f.advance(op, in.Cols(), opts)
 }

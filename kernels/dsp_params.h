@@ -98,6 +98,32 @@ struct FftConvParams {
   float scale;
 };
 
+// The fused overlap-save (dsp_fftconv.cu's gi_fftconv_fN, N = 1024 .. 16384): one
+// thread block takes two frames of N samples (one the real part, the other the
+// imaginary part of one complex transform: the taps are real, so the two
+// convolutions come back apart), transforms them in shared memory
+// (fft_block.cuh), and for each of nf filters multiplies by the filter's spectrum
+// and transforms back, writing the frames' hop outputs: the input is read once and
+// each output written once, nothing in between leaves the SM.
+#define GI_FFTF_BANDS 8  // filters one launch runs
+
+// FftFusedParams: frame j of row r (of rows rows of n samples, src zero outside
+// them) is samples start + j*hop .. +N-1; its circular correlation with the taps
+// g (h: the nf filters' spectra conj(G)/N, N points each in the order
+// dsp.fftBlockLayout gives) is valid for its first hop = N - m + 1 samples, which
+// are outputs j*hop .. of the row in dst[k] (pitch dp[k]), up to outn of them;
+// frames frames a row. scratch: N complex values for each block (gridDim.x), for
+// N = 16384 only.
+struct FftFusedParams {
+  const float* src;
+  int sp;
+  int rows, n, outn, hop, frames, start, nf;
+  const float* h;
+  float* scratch;
+  float* dst[GI_FFTF_BANDS];
+  int dp[GI_FFTF_BANDS];
+};
+
 // IIRPowersParams: gi_iir_powers, the powers of the s x s state matrix a (row-major)
 // into mats (IIRParams.mats).
 struct IIRPowersParams {

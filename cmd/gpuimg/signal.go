@@ -352,16 +352,25 @@ func crossoverFlags(fs *flag.FlagSet) func(float64) (sigFilter, error) {
 		if err != nil {
 			return sigFilter{}, err
 		}
-		files := make([]func(src, dst *gpuimage.Image) error, len(bank))
-		for k, taps := range bank {
-			files[k] = firFile(taps, m, o.compense)
-		}
 		return sigFilter{
 			outputs: len(bank),
 			suffix:  func(k int) string { return fmt.Sprintf(".band%d", k+1) },
+			// One ConvolveBank: on the GPU each frame of the input is transformed
+			// once for all the bands.
 			file: func(src *gpuimage.Image, dsts []*gpuimage.Image) error {
-				for k, f := range files {
-					if err := f(src, dsts[k]); err != nil {
+				if o.compense {
+					return dsp.ConvolveBank(src, dsts, bank, dsp.Same, m)
+				}
+				fulls := make([]*gpuimage.Image, len(bank))
+				for k := range fulls {
+					fulls[k] = &gpuimage.Image{}
+					defer fulls[k].Close()
+				}
+				if err := dsp.ConvolveBank(src, fulls, bank, dsp.Full, m); err != nil {
+					return err
+				}
+				for k, f := range fulls {
+					if err := firstCols(f, dsts[k], src.Cols()); err != nil {
 						return err
 					}
 				}

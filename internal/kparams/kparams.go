@@ -24,7 +24,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "1d7faf9945fc6bb4021b5ad6e4c89fe6b7215c09170fe33866306b44a12c08b0"
+const HeadersSum = "895c45787b84265d6cada6ce1b1531771c61e324f618159dec99b20bf855e887"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -92,6 +92,7 @@ func Structs() map[string]any {
 		"FftConvTapsParams": C.struct_FftConvTapsParams{},
 		"IIRPowersParams":   C.struct_IIRPowersParams{},
 		"UpolsParams":       C.struct_UpolsParams{},
+		"FftFusedParams":    C.struct_FftFusedParams{},
 	}
 }
 
@@ -129,6 +130,7 @@ const (
 	IIRBLevels     = C.GI_IIR_BLEVELS
 	UpolsThreads   = C.GI_UPOLS_THREADS
 	UpolsBands     = C.GI_UPOLS_BANDS
+	FftfBands      = C.GI_FFTF_BANDS
 )
 
 // The filter limits.
