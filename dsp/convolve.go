@@ -239,8 +239,13 @@ func preferFFT(dev core.Backend, rows, n, m, outn int) bool {
 	return m > conv1dTaps && fftAvailable()
 }
 
-// fftSizeOverride, when set (by tests), is the frame fftSize picks.
-var fftSizeOverride int
+// fftSizeOverride, when set (by tests), is the frame fftSize picks, and the
+// fused kernel's frame when it is one of its sizes (else cuFFT's path runs);
+// fusedOff (tests) keeps the GPU's FFT method on cuFFT's path.
+var (
+	fftSizeOverride int
+	fusedOff        bool
+)
 
 // fftSize is the overlap-save frame for rows rows of m taps and outn outputs, and
 // the outputs each frame keeps: a power of two no longer than one frame of the

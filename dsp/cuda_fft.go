@@ -26,7 +26,14 @@ func fftConvCUDA(str core.Stream, ds []*core.State, s *core.State, gs [][]float3
 	if !ok {
 		return fmt.Errorf("%s is not a CUDA device", s.Dev.Name())
 	}
-	if n := fusedFrame(len(gs[0]), ds[0].Cols, core.MaxSharedOptin(b)); n > 0 {
+	n := fusedFrame(len(gs[0]), ds[0].Cols, core.MaxSharedOptin(b))
+	if f := fftSizeOverride; f > 0 {
+		n = 0
+		if f >= fusedMin && f <= fusedMax && f&(f-1) == 0 && f >= len(gs[0]) && fusedSmem(f) <= core.MaxSharedOptin(b) {
+			n = f
+		}
+	}
+	if n > 0 && !fusedOff {
 		for k0 := 0; k0 < len(gs); k0 += fftfBands {
 			k1 := min(k0+fftfBands, len(gs))
 			if err := fusedConvCUDA(str, b, ds[k0:k1], s, gs[k0:k1], off, n); err != nil {
@@ -49,8 +56,9 @@ var fusedKernels = map[int]string{1024: "gi_fftconv_f1024", 2048: "gi_fftconv_f2
 
 // fusedConvCUDA runs up to fftfBands filters gs over s into ds by the fused
 // overlap-save with frames of n points (fused.go): the filters' spectra are made
-// on the host the first time (cached, devcache.go); frames of 16384 points keep
-// the spectrum in a scratch slot a block (from the device's allocator).
+// on the host the first time (cached, devcache.go); several filters over frames
+// of 16384 points keep the spectrum in a scratch slot a block (from the device's
+// allocator), one filter needs none.
 func fusedConvCUDA(str core.Stream, b *cuda.Backend, ds []*core.State, s *core.State, gs [][]float32, off, n int) error {
 	m, outn, rows := len(gs[0]), ds[0].Cols, s.Rows
 	hop := n - m + 1
@@ -74,7 +82,7 @@ func fusedConvCUDA(str core.Stream, b *cuda.Backend, ds []*core.State, s *core.S
 	for k, d := range ds {
 		p.Dst[k], p.Dp[k] = d.Ptr(), int32(d.Pitch)
 	}
-	if n/fusedThreads(n) > 16 {
+	if len(gs) > 1 && n/fusedThreads(n) > 16 {
 		scratch, err := b.Alloc(grid * n * 8)
 		if err != nil {
 			return err

@@ -311,7 +311,8 @@ func BenchmarkCUDACrossoverChunk(b *testing.B) {
 }
 
 // BenchmarkCUDAFFTFrame times the FFT method at frame lengths from 2 to 16 times
-// the taps, the measurement fftSize's choice rests on.
+// the taps (the fused kernel up to 16384 points, cuFFT's path past them), the
+// measurement fusedFrame's and fftSize's choices rest on.
 func BenchmarkCUDAFFTFrame(b *testing.B) {
 	gpu := tu.CUDA(b)
 	r := tu.Rand(b)

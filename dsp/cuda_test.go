@@ -16,7 +16,8 @@ import (
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
-// Convolve and Correlate on the GPU, direct and by FFT, against the CPU device's
+// Convolve and Correlate on the GPU, direct and by FFT (the fused kernel, and
+// cuFFT's path with it off), against the CPU device's
 // direct sums on fresh random signals:
 // lengths 1 to 1e5, taps 1 to 8191 (one launch up to 512, several past it), every
 // mode, batches, into poisoned outputs; within 1e-5 of the output's RMS, or of the
@@ -55,9 +56,15 @@ func TestCUDAConvolveMatchesCPU(t *testing.T) {
 						if err := f(cs, want, h, mode, dsp.Direct); err != nil {
 							t.Fatal(err)
 						}
-						for _, meth := range []dsp.Method{dsp.Direct, dsp.FFT} {
+						for _, meth := range []dsp.Method{dsp.Direct, dsp.FFT, cufftPath} {
 							got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), gpuimage.CV32FC1)
-							if err := f(gs, got, h, mode, meth); err != nil {
+							dsp.SetFused(meth != cufftPath)
+							if meth == cufftPath {
+								meth = dsp.FFT
+							}
+							err := f(gs, got, h, mode, meth)
+							dsp.SetFused(true)
+							if err != nil {
 								t.Fatalf("%s %v: %v", name, meth, err)
 							}
 							e := termErr(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want)), flat, h)
@@ -75,8 +82,12 @@ func TestCUDAConvolveMatchesCPU(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("largest GPU-CPU difference: direct %.3g, FFT %.3g of the output's RMS", worst[dsp.Direct], worst[dsp.FFT])
+	t.Logf("largest GPU-CPU difference: direct %.3g, FFT %.3g (fused; cuFFT's path where it runs) of the output's RMS", worst[dsp.Direct], worst[dsp.FFT])
 }
+
+// cufftPath stands for the FFT method on cuFFT's path (the fused kernel off) in
+// the tests' method lists.
+const cufftPath = dsp.Method(-1)
 
 // ConvolveBank on the GPU (the fused kernel's filters share each frame's
 // transform; eight a launch, so nine take two; 8191 taps keep the spectrum in

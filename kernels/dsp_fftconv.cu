@@ -75,26 +75,10 @@ __device__ __forceinline__ void fftconv_fused(const FftFusedParams& p) {
     });
     __syncthreads();
     blk.template mid<false>();
-    // The spectrum stays in registers, or for the longest frames (32 points a
-    // thread would spill) in the block's slot of scratch, read back per filter
-    // (from L2: the slots of one wave of blocks fit there).
-    constexpr bool REG = Blk::XN <= 16;
-    float2 x[REG ? Blk::XN : 1];
-    float2* scr = reinterpret_cast<float2*>(p.scratch) + (size_t)blockIdx.x * N + threadIdx.x;
-    if (REG) {
-      blk.tail([&](int r, float2 v) { x[r] = v; });
-    } else {
-      blk.tail([&](int r, float2 v) { scr[r * T] = v; });
-    }
     const int oa = ja * p.hop, ob = jb * p.hop;
-    for (int k = 0; k < p.nf; k++) {
-      const float2* h = reinterpret_cast<const float2*>(p.h) + (size_t)k * N + threadIdx.x;
-      __syncthreads();  // shared memory read by tail or the previous filter's last pass
-      if (REG) {
-        blk.untail([&](int r) { return giblk::cmul(x[r], __ldg(h + r * T)); });
-      } else {
-        blk.untail([&](int r) { return giblk::cmul(scr[r * T], __ldg(h + r * T)); });
-      }
+    // finish(k): the inverse transform's shared-memory passes and its last pass
+    // into filter k's outputs.
+    auto finish = [&](int k) {
       __syncthreads();
       blk.template mid<true>();
       float* da = row<float>(p.dst[k], p.dp[k], ra) + oa;
@@ -105,6 +89,32 @@ __device__ __forceinline__ void fftconv_fused(const FftFusedParams& p) {
           if (hasb && ob + i < p.outn) db[i] = v.y;
         }
       });
+    };
+    const float2* h = reinterpret_cast<const float2*>(p.h) + threadIdx.x;
+    if (p.nf == 1) {
+      blk.filter([&](int r) { return __ldg(h + r * T); });
+      finish(0);
+      continue;
+    }
+    // Several filters: the spectrum stays in registers, or for the longest frames
+    // (32 points a thread would spill) in the block's slot of scratch, read back
+    // per filter (from L2: the slots of one wave of blocks fit there).
+    constexpr bool REG = Blk::XN <= 16;
+    float2 x[REG ? Blk::XN : 1];
+    float2* scr = reinterpret_cast<float2*>(p.scratch) + (size_t)blockIdx.x * N + threadIdx.x;
+    if (REG) {
+      blk.tail([&](int r, float2 v) { x[r] = v; });
+    } else {
+      blk.tail([&](int r, float2 v) { scr[r * T] = v; });
+    }
+    for (int k = 0; k < p.nf; k++, h += N) {
+      __syncthreads();  // shared memory read by tail or the previous filter's last pass
+      if (REG) {
+        blk.untail([&](int r) { return giblk::cmul(x[r], __ldg(h + r * T)); });
+      } else {
+        blk.untail([&](int r) { return giblk::cmul(scr[r * T], __ldg(h + r * T)); });
+      }
+      finish(k);
     }
   }
 }

@@ -245,6 +245,28 @@ struct Block {
     }
   }
 
+  // filter is tail, a product by h(r) (register r as tail numbers them) and
+  // untail in one, with no registers kept: a thread's points stay its own.
+  template <class H>
+  __device__ __forceinline__ void filter(H h) {
+#pragma unroll 1
+    for (int g = 0; g < XN / L; g++) {
+      const int base = (threadIdx.x + g * T) * L;
+      float2 a[L];
+#pragma unroll
+      for (int j = 0; j < L; j++) a[j] = make_float2(re[pad(base + j)], im[pad(base + j)]);
+      dft<L, false>(a);
+#pragma unroll
+      for (int j = 0; j < L; j++) a[j] = cmul(a[j], h(g * L + j));
+      dft<L, true>(a);
+#pragma unroll
+      for (int j = 0; j < L; j++) {
+        re[pad(base + j)] = a[j].x;
+        im[pad(base + j)] = a[j].y;
+      }
+    }
+  }
+
   // untail undoes tail for the points get(r) (register r as tail numbers them),
   // writing to shared memory (the caller synchronises before and after).
   template <class Get>
