@@ -123,26 +123,22 @@ func conv1d(op string, src *gpuimage.Image, dsts []*gpuimage.Image, bank [][]flo
 			}
 		}
 	}
+	// The taps as float32, each filter's reversed for a convolution, in one array:
+	// checked and converted in one pass, hashed in one piece by the GPU's cache.
+	m := len(bank[0])
+	flat := make([]float32, len(bank)*m)
 	gs := make([][]float32, len(bank))
 	for k, taps := range bank {
-		name := op
-		if len(bank) > 1 {
-			name = fmt.Sprintf("%s: filter %d", op, k)
-		}
-		if err := checkTaps(name, taps); err != nil {
-			return err
-		}
-		m := len(taps)
-		gs[k] = make([]float32, m)
-		for i, t := range taps {
-			if reverse {
-				gs[k][m-1-i] = float32(t)
-			} else {
-				gs[k][i] = float32(t)
+		gs[k] = flat[k*m : (k+1)*m : (k+1)*m]
+		if m == 0 || float32Taps(gs[k], taps, reverse) >= 0 {
+			name := op
+			if len(bank) > 1 {
+				name = fmt.Sprintf("%s: filter %d", op, k)
 			}
+			return checkTaps(name, taps)
 		}
 	}
-	n, m := s.Cols, len(gs[0])
+	n := s.Cols
 	var outn, k0 int
 	switch mode {
 	case Full:

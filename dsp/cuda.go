@@ -73,7 +73,7 @@ func iirCUDA(str core.Stream, dev core.Backend, st *iirStep) error {
 	levels := iirTLevels + iirBLevels
 	pp := iirPowersParams{S: int32(s)}
 	copy(pp.A[:], c.a)
-	mats, err := derived(dev, str, "iir-powers", f64Bytes(c.a), levels*s*s*8, func(buf *core.Buffer) error {
+	mats, err := derived(dev, str, "iir-powers", [][]byte{f64Bytes(c.a)}, levels*s*s*8, func(buf *core.Buffer) error {
 		pp.Mats = buf.Ptr
 		return dev.Launch(str, "gi_iir_powers", [3]int{1, 1, 1}, [3]int{iirMaxS * iirMaxS, 1, 1}, 0, core.Struct(&pp))
 	})

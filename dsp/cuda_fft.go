@@ -64,9 +64,9 @@ func fusedConvCUDA(str core.Stream, b *cuda.Backend, ds []*core.State, s *core.S
 	hop := n - m + 1
 	frames := (outn + hop - 1) / hop
 	grid := fusedGrid(n, (rows*frames+1)/2, core.MultiProcessors(b))
-	key := make([]byte, 0, 4*m*len(gs))
-	for _, g := range gs {
-		key = append(key, f32Bytes(g)...)
+	key := make([][]byte, len(gs))
+	for k, g := range gs {
+		key[k] = f32Bytes(g)
 	}
 	size := 8 * n * len(gs)
 	hs, err := derived(b, str, fmt.Sprintf("fftfused-%d-%d", n, len(gs)), key, size, func(buf *core.Buffer) error {
@@ -126,7 +126,7 @@ func cufftConvCUDA(str core.Stream, b *cuda.Backend, d, s *core.State, g []float
 	// The taps' spectrum, made the first time the taps are used with this frame
 	// (devcache.go): the taps reversed through launches' parameters (a copy from
 	// host memory would wait for the stream), zero-padded to nfft, one R2C.
-	hs, err := derived(b, str, fmt.Sprintf("fftconv-%d", nfft), f32Bytes(g), half*8, func(spec *core.Buffer) error {
+	hs, err := derived(b, str, fmt.Sprintf("fftconv-%d", nfft), [][]byte{f32Bytes(g)}, half*8, func(spec *core.Buffer) error {
 		hpad, err := alloc(nfft * 4)
 		if err != nil {
 			return err

@@ -34,10 +34,15 @@ var (
 )
 
 // derived returns a device buffer of size bytes that build fills (queued on str)
-// from the filter described by kind and data, built on the first call for them and
+// from the filter described by kind and data (its pieces, in order), built on the first call for them and
 // shared after that. The caller releases the buffer when its work is queued.
-func derived(dev core.Backend, str core.Stream, kind string, data []byte, size int, build func(buf *core.Buffer) error) (*core.Buffer, error) {
-	key := cacheKey{dev: dev, kind: kind, size: size, sum: maphash.Bytes(cacheSeed, data)}
+func derived(dev core.Backend, str core.Stream, kind string, data [][]byte, size int, build func(buf *core.Buffer) error) (*core.Buffer, error) {
+	var h maphash.Hash
+	h.SetSeed(cacheSeed)
+	for _, d := range data {
+		h.Write(d)
+	}
+	key := cacheKey{dev: dev, kind: kind, size: size, sum: h.Sum64()}
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
 	if buf, ok := cacheBufs[key]; ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"slices"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -218,11 +219,36 @@ func checkTaps(op string, taps []float64) error {
 		return fmt.Errorf("%s: no taps", op)
 	}
 	for i, t := range taps {
-		if math.IsNaN(t) || math.Abs(t) > math.MaxFloat32 {
+		if !finite32(t) {
 			return fmt.Errorf("%s: tap %d is %v (taps must be finite float32 values)", op, i, t)
 		}
 	}
 	return nil
+}
+
+// finite32 reports whether t is a finite float32 value (false for NaN).
+func finite32(t float64) bool { return t >= -math.MaxFloat32 && t <= math.MaxFloat32 }
+
+// float32Taps writes taps to g (as long) as float32 values, reversed if reverse,
+// and returns the index of the first tap that is not a finite float32 value, or -1
+// (checkTaps's test, in the same pass).
+func float32Taps(g []float32, taps []float64, reverse bool) int {
+	g = g[:len(taps)]
+	bad := false
+	for i, t := range taps {
+		if !finite32(t) {
+			bad = true
+		}
+		if reverse {
+			g[len(g)-1-i] = float32(t)
+		} else {
+			g[i] = float32(t)
+		}
+	}
+	if bad {
+		return slices.IndexFunc(taps, func(t float64) bool { return !finite32(t) })
+	}
+	return -1
 }
 
 // checkTF checks LFilter's and FiltFilt's signals and transfer function: the
