@@ -228,7 +228,7 @@ func BenchmarkCUDAIIR(b *testing.B) {
 			defer s.Close()
 			on := gpuimage.OnStream(s)
 			b.SetBytes(int64(c.rows * c.n * 4))
-			eventMedian(b, s, func() error { return c.run(src, dst, on) })
+			tu.EventMedian(b, s, func() error { return c.run(src, dst, on) })
 		})
 	}
 }
@@ -254,7 +254,7 @@ func BenchmarkCUDACrossover(b *testing.B) {
 	defer s.Close()
 	on := gpuimage.OnStream(s)
 	b.SetBytes(4e7)
-	eventMedian(b, s, func() error {
+	tu.EventMedian(b, s, func() error {
 		for i, h := range bands {
 			if err := dsp.Convolve(src, outs[i], h, dsp.Same, dsp.FFT, on); err != nil {
 				return err
@@ -302,7 +302,7 @@ func BenchmarkCUDACrossoverChunk(b *testing.B) {
 			on := gpuimage.OnStream(s)
 			b.SetBytes(int64(64 * n * 4))
 			k := 0
-			eventMedian(b, s, func() error {
+			tu.EventMedian(b, s, func() error {
 				k++
 				return bank.Process(chunks[k%len(chunks)], outs, on)
 			})
@@ -334,7 +334,7 @@ func BenchmarkCUDAFFTFrame(b *testing.B) {
 				defer s.Close()
 				on := gpuimage.OnStream(s)
 				b.SetBytes(int64(rows * n * 4))
-				eventMedian(b, s, func() error { return dsp.Convolve(src, dst, h, dsp.Same, dsp.FFT, on) })
+				tu.EventMedian(b, s, func() error { return dsp.Convolve(src, dst, h, dsp.Same, dsp.FFT, on) })
 			})
 		}
 		src.Close()

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"sort"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gpuimg/gpuimg/dsp"
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -212,32 +210,6 @@ func onStreams(t *testing.T, gpu *gpuimage.Device, check func(g int, s *gpuimage
 	}
 }
 
-// eventMedian runs op once (a warm-up), then b.N times between two CUDA events on
-// s, and reports the median time between them as us-kernel. op queues its work
-// on s.
-func eventMedian(b *testing.B, s *gpuimage.Stream, op func() error) {
-	if err := op(); err != nil {
-		b.Fatal(err)
-	}
-	s.Synchronize()
-	ts := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e0, _ := s.Record()
-		if err := op(); err != nil {
-			b.Fatal(err)
-		}
-		e1, _ := s.Record()
-		e1.Synchronize()
-		d, _ := e1.Since(e0)
-		ts = append(ts, d)
-		e0.Close()
-		e1.Close()
-	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
-	b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
-}
-
 // BenchmarkCUDAConvolve times both methods (the crossover Auto uses) by CUDA events (median of the
 // iterations, after a warm-up), on random signals and taps.
 func BenchmarkCUDAConvolve(b *testing.B) {
@@ -270,7 +242,7 @@ func BenchmarkCUDAConvolve(b *testing.B) {
 			defer s.Close()
 			on := gpuimage.OnStream(s)
 			b.SetBytes(int64(c.rows * c.n * 4))
-			eventMedian(b, s, func() error { return dsp.Convolve(src, dst, h, dsp.Same, c.meth, on) })
+			tu.EventMedian(b, s, func() error { return dsp.Convolve(src, dst, h, dsp.Same, c.meth, on) })
 		})
 	}
 }

@@ -1,13 +1,10 @@
 package dsp_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/rand"
 	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/dsp"
@@ -15,32 +12,10 @@ import (
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
-// scipy runs testdata/scipy_ref.py on the cases with Debian's python3 and returns
-// one raw JSON result a case. Without python3-scipy (make deps installs it) the
-// test is skipped, or fails under CI.
+// scipy runs testdata/scipy_ref.py on the cases (tu.SciPy).
 func scipy(t *testing.T, cases []map[string]any) []json.RawMessage {
 	t.Helper()
-	in, err := json.Marshal(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("/usr/bin/python3", "testdata/scipy_ref.py")
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := fmt.Sprintf("SciPy reference (python3-scipy, installed by make deps): %v: %s", err, stderr.String())
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	var res []json.RawMessage
-	if err := json.Unmarshal(out, &res); err != nil || len(res) != len(cases) {
-		t.Fatalf("SciPy reference: %v (%d results for %d cases)", err, len(res), len(cases))
-	}
-	return res
+	return tu.SciPy(t, "testdata/scipy_ref.py", cases, len(cases))
 }
 
 // isError says whether a SciPy result is an error, and gives its message.

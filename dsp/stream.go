@@ -71,27 +71,11 @@ func (f *FIR) Process(in, out *gpuimage.Image, opts ...gpuimage.Option) error {
 // join returns the history followed by in (in itself for a one-tap filter), whose
 // valid convolution with the taps is in's filtered samples.
 func (f *FIR) join(op string, in *gpuimage.Image, opts []gpuimage.Option) (*gpuimage.Image, error) {
-	m, n := len(f.taps), in.Cols()
-	if m == 1 {
+	if len(f.taps) == 1 {
 		return in, nil
 	}
-	if err := core.StateOf(&f.joined).Create(core.StateOf(in).Dev, f.rows, m-1+n, core.Depth32F, 1); err != nil {
+	if err := gpuimage.Hconcat([]*gpuimage.Image{f.hist, in}, &f.joined, opts...); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	for _, c := range []struct {
-		from *gpuimage.Image
-		x0   int
-		x1   int
-	}{{f.hist, 0, m - 1}, {in, m - 1, m - 1 + n}} {
-		part, err := f.joined.Region(image.Rect(c.x0, 0, c.x1, f.rows))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
-		}
-		err = c.from.CopyTo(part, opts...)
-		part.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
-		}
 	}
 	return &f.joined, nil
 }

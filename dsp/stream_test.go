@@ -14,18 +14,7 @@ import (
 
 // upload is vals (rows of equal length) as an image on dev.
 func upload(t testing.TB, dev *gpuimage.Device, vals [][]float32) *gpuimage.Image {
-	flat := make([]float32, 0, len(vals)*len(vals[0]))
-	for _, v := range vals {
-		flat = append(flat, v...)
-	}
-	im, err := gpuimage.New(dev, len(vals), len(vals[0]), gpuimage.CV32FC1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := im.Upload(tu.F32Bytes(flat)); err != nil {
-		t.Fatal(err)
-	}
-	return im
+	return tu.UploadRows(t, dev, vals)
 }
 
 // chunked feeds src to process in chunks of the given sizes (cycled) and returns

@@ -314,3 +314,62 @@ func TestStreamOfAnotherDevice(t *testing.T) {
 		t.Fatalf("CopyTo another device: %v", err)
 	}
 }
+
+// Hconcat: columns side by side in order, any type, views and dst among the
+// sources; mismatched heights, types and no images are errors.
+func TestHconcat(t *testing.T) {
+	cpu := gpuimage.CPU()
+	r := tu.Rand(t)
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC3, gpuimage.CV32FC1, gpuimage.CV16SC4} {
+		a, ab := tu.Random(t, r, cpu, 5, 3, mt)
+		b, bb := tu.Random(t, r, cpu, 5, 1, mt)
+		c, cb := tu.Random(t, r, cpu, 5, 7, mt)
+		want := make([]byte, 0, len(ab)+len(bb)+len(cb))
+		row := func(p []byte, cols, y int) []byte {
+			n := cols * a.ElemSize()
+			return p[y*n : (y+1)*n]
+		}
+		for y := range 5 {
+			want = append(append(append(want, row(ab, 3, y)...), row(bb, 1, y)...), row(cb, 7, y)...)
+		}
+		dst := &gpuimage.Image{}
+		if err := gpuimage.Hconcat([]*gpuimage.Image{a, b, c}, dst); err != nil {
+			t.Fatal(err)
+		}
+		if dst.Cols() != 11 || dst.Rows() != 5 || dst.Type() != mt {
+			t.Fatalf("%v: %dx%d %v", mt, dst.Cols(), dst.Rows(), dst.Type())
+		}
+		tu.Check(t, "Hconcat "+mt.String(), mt.Depth(), tu.Bytes(t, dst), want)
+		// Into one of its sources: as into a new image.
+		if err := gpuimage.Hconcat([]*gpuimage.Image{a, b, c}, c); err != nil {
+			t.Fatal(err)
+		}
+		tu.Check(t, "Hconcat into a source", mt.Depth(), tu.Bytes(t, c), want)
+		for _, im := range []*gpuimage.Image{a, b, c, dst} {
+			im.Close()
+		}
+	}
+	a, _ := tu.Random(t, r, cpu, 4, 3, gpuimage.CV8UC1)
+	b, _ := tu.Random(t, r, cpu, 5, 3, gpuimage.CV8UC1)
+	f, _ := tu.Random(t, r, cpu, 4, 3, gpuimage.CV32FC1)
+	dst := &gpuimage.Image{}
+	for _, c := range []struct {
+		srcs []*gpuimage.Image
+		dst  *gpuimage.Image
+		want error
+	}{
+		{[]*gpuimage.Image{a, b}, dst, gpuimage.ErrSizeMismatch},
+		{[]*gpuimage.Image{a, f}, dst, gpuimage.ErrTypeMismatch},
+		{[]*gpuimage.Image{a}, nil, gpuimage.ErrNil},
+	} {
+		if err := gpuimage.Hconcat(c.srcs, c.dst); !errors.Is(err, c.want) {
+			t.Errorf("got %v, want %v", err, c.want)
+		}
+	}
+	if err := gpuimage.Hconcat(nil, dst); err == nil {
+		t.Error("no images: no error")
+	}
+	if !dst.Empty() {
+		t.Error("a failed Hconcat wrote dst")
+	}
+}

@@ -1,7 +1,9 @@
 package gpuimage
 
 import (
+	"errors"
 	"fmt"
+	"image"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/cpu"
@@ -226,4 +228,60 @@ func Merge(srcs []*Image, dst *Image, opts ...Option) error {
 		return first.Dev.Launch(str, "gi_merge_"+core.KernelSuffix(first.Depth), core.Grid(d.Cols, d.Rows, 128), [3]int{128, 1, 1}, 0, core.Struct(p))
 	})
 	return opError("Merge", err)
+}
+
+// Hconcat places images of one height, type and device side by side into dst, as
+// gocv.Hconcat (cv::hconcat) of any number of them: dst gets their columns in
+// order. Any of them may be dst itself or share its memory.
+func Hconcat(srcs []*Image, dst *Image, opts ...Option) error {
+	if len(srcs) == 0 {
+		return opError("Hconcat", errors.New("no images"))
+	}
+	first := srcs[0].state()
+	cols := 0
+	for i, im := range srcs {
+		s := im.state()
+		if err := s.Check(); err != nil {
+			return opError("Hconcat", fmt.Errorf("image %d: %w", i, err))
+		}
+		switch {
+		case s.Dev != first.Dev:
+			return opError("Hconcat", fmt.Errorf("%w: image %d", ErrDeviceMismatch, i))
+		case s.Rows != first.Rows:
+			return opError("Hconcat", fmt.Errorf("%w: image %d has %d rows, image 0 %d", ErrSizeMismatch, i, s.Rows, first.Rows))
+		case s.Depth != first.Depth || s.Chans != first.Chans:
+			return opError("Hconcat", fmt.Errorf("%w: image %d is %v, image 0 %v", ErrTypeMismatch, i, im.Type(), srcs[0].Type()))
+		}
+		cols += s.Cols
+	}
+	if dst == nil {
+		return opError("Hconcat", ErrNil)
+	}
+	for _, im := range srcs {
+		if s := im.state(); s == dst.state() || core.Overlaps(s, dst.state()) { // into a new image, then copy
+			tmp := &Image{}
+			defer tmp.Close()
+			if err := Hconcat(srcs, tmp, opts...); err != nil {
+				return err
+			}
+			return opError("Hconcat", tmp.CopyTo(dst, opts...))
+		}
+	}
+	if err := dst.state().Create(first.Dev, first.Rows, cols, first.Depth, first.Chans); err != nil {
+		return opError("Hconcat", err)
+	}
+	x := 0
+	for _, im := range srcs {
+		part, err := dst.Region(image.Rect(x, 0, x+im.Cols(), first.Rows))
+		if err != nil {
+			return opError("Hconcat", err)
+		}
+		err = im.CopyTo(part, opts...)
+		part.Close()
+		if err != nil {
+			return opError("Hconcat", err)
+		}
+		x += im.Cols()
+	}
+	return nil
 }

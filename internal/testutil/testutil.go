@@ -3,13 +3,18 @@
 package testutil
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand"
 	"os"
+	"os/exec"
+	"sort"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
@@ -251,4 +256,76 @@ func Float32s(t testing.TB, im *gpuimage.Image) []float32 {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return v
+}
+
+// EventMedian runs op once (a warm-up), then b.N times between two CUDA events on
+// s, and reports the median time between them as us-kernel. op queues its work
+// on s.
+func EventMedian(b *testing.B, s *gpuimage.Stream, op func() error) {
+	if err := op(); err != nil {
+		b.Fatal(err)
+	}
+	s.Synchronize()
+	ts := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e0, _ := s.Record()
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		e1, _ := s.Record()
+		e1.Synchronize()
+		d, _ := e1.Since(e0)
+		ts = append(ts, d)
+		e0.Close()
+		e1.Close()
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds())/1e3, "us-kernel")
+}
+
+// SciPy runs the Python script (a path relative to the test's package, e.g.
+// testdata/scipy_ref.py) with Debian's python3 on cases, which it reads as JSON on
+// stdin, and returns its JSON list of results, one a case. Without python3-scipy
+// (make deps installs it) the test is skipped, or fails under CI.
+func SciPy(t *testing.T, script string, cases any, n int) []json.RawMessage {
+	t.Helper()
+	in, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("/usr/bin/python3", script)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := fmt.Sprintf("SciPy reference (python3-scipy, installed by make deps): %v: %s", err, stderr.String())
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	var res []json.RawMessage
+	if err := json.Unmarshal(out, &res); err != nil || len(res) != n {
+		t.Fatalf("SciPy reference: %v (%d results for %d cases)", err, len(res), n)
+	}
+	return res
+}
+
+// UploadRows is vals (rows of equal length) as a 32FC1 image on dev.
+func UploadRows(t testing.TB, dev *gpuimage.Device, vals [][]float32) *gpuimage.Image {
+	t.Helper()
+	flat := make([]float32, 0, len(vals)*len(vals[0]))
+	for _, v := range vals {
+		flat = append(flat, v...)
+	}
+	im, err := gpuimage.New(dev, len(vals), len(vals[0]), gpuimage.CV32FC1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := im.Upload(F32Bytes(flat)); err != nil {
+		t.Fatal(err)
+	}
+	return im
 }
