@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/devcache"
 )
 
 // conv1dCUDA launches gi_conv1d_set over d (and gi_conv1d_add for each further
@@ -73,7 +74,7 @@ func iirCUDA(str core.Stream, dev core.Backend, st *iirStep) error {
 	levels := iirTLevels + iirBLevels
 	pp := iirPowersParams{S: int32(s)}
 	copy(pp.A[:], c.a)
-	mats, err := derived(dev, str, "iir-powers", [][]byte{f64Bytes(c.a)}, levels*s*s*8, func(buf *core.Buffer) error {
+	mats, err := devcache.Derived(dev, str, "iir-powers", [][]byte{f64Bytes(c.a)}, levels*s*s*8, func(buf *core.Buffer) error {
 		pp.Mats = buf.Ptr
 		return dev.Launch(str, "gi_iir_powers", [3]int{1, 1, 1}, [3]int{iirMaxS * iirMaxS, 1, 1}, 0, core.Struct(&pp))
 	})

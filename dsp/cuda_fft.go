@@ -9,6 +9,7 @@ import (
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/cuda"
 	"github.com/gpuimg/gpuimg/internal/cufft"
+	"github.com/gpuimg/gpuimg/internal/devcache"
 	"github.com/gpuimg/gpuimg/internal/fftplan"
 )
 
@@ -69,7 +70,7 @@ func fusedConvCUDA(str core.Stream, b *cuda.Backend, ds []*core.State, s *core.S
 		key[k] = f32Bytes(g)
 	}
 	size := 8 * n * len(gs)
-	hs, err := derived(b, str, fmt.Sprintf("fftfused-%d-%d", n, len(gs)), key, size, func(buf *core.Buffer) error {
+	hs, err := devcache.Derived(b, str, fmt.Sprintf("fftfused-%d-%d", n, len(gs)), key, size, func(buf *core.Buffer) error {
 		spec := f32Bytes(fusedSpectra(gs, n))
 		return b.Copy2D(core.Copy{Dst: buf, SrcHost: spec, DstPitch: size, SrcPitch: size, Width: size, Rows: 1}, str)
 	})
@@ -126,7 +127,7 @@ func cufftConvCUDA(str core.Stream, b *cuda.Backend, d, s *core.State, g []float
 	// The taps' spectrum, made the first time the taps are used with this frame
 	// (devcache.go): the taps reversed through launches' parameters (a copy from
 	// host memory would wait for the stream), zero-padded to nfft, one R2C.
-	hs, err := derived(b, str, fmt.Sprintf("fftconv-%d", nfft), [][]byte{f32Bytes(g)}, half*8, func(spec *core.Buffer) error {
+	hs, err := devcache.Derived(b, str, fmt.Sprintf("fftconv-%d", nfft), [][]byte{f32Bytes(g)}, half*8, func(spec *core.Buffer) error {
 		hpad, err := alloc(nfft * 4)
 		if err != nil {
 			return err

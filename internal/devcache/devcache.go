@@ -1,4 +1,9 @@
-package dsp
+// Package devcache keeps what an operation derives from a filter alone on the GPU
+// (the taps' spectrum, an IIR filter's state-matrix powers, a resampler's polyphase
+// taps) for later calls with the same filter on the same device, as the driver
+// keeps a loaded kernel: a filter applied chunk after chunk or file after file pays
+// for it once. dsp and resample share it.
+package devcache
 
 import (
 	"hash/maphash"
@@ -7,12 +12,8 @@ import (
 	"github.com/gpuimg/gpuimg/internal/core"
 )
 
-// The GPU keeps what a call derives from its filter alone (the taps' spectrum for
-// the FFT method, the powers of an IIR filter's state matrix) for later calls with
-// the same filter on the same device, as the driver keeps a loaded kernel: a
-// filter applied chunk after chunk or file after file pays for it once. The cache
-// is bounded (cacheEntries buffers, cacheBytes in all; the oldest goes first) and
-// ReleaseCache empties it.
+// The cache is bounded (cacheEntries buffers, cacheBytes in all; the oldest goes
+// first) and Release empties it.
 const (
 	cacheEntries = 32
 	cacheBytes   = 64 << 20
@@ -33,10 +34,10 @@ var (
 	cacheSeed  = maphash.MakeSeed()
 )
 
-// derived returns a device buffer of size bytes that build fills (queued on str)
+// Derived returns a device buffer of size bytes that build fills (queued on str)
 // from the filter described by kind and data (its pieces, in order), built on the first call for them and
 // shared after that. The caller releases the buffer when its work is queued.
-func derived(dev core.Backend, str core.Stream, kind string, data [][]byte, size int, build func(buf *core.Buffer) error) (*core.Buffer, error) {
+func Derived(dev core.Backend, str core.Stream, kind string, data [][]byte, size int, build func(buf *core.Buffer) error) (*core.Buffer, error) {
 	var h maphash.Hash
 	h.SetSeed(cacheSeed)
 	for _, d := range data {
@@ -75,10 +76,9 @@ func derived(dev core.Backend, str core.Stream, kind string, data [][]byte, size
 	return buf, nil
 }
 
-// ReleaseCache frees the device memory dsp keeps for filters used before (taps'
-// spectra, IIR state-matrix powers); later calls make them again. Memory is freed
-// once the work queued on it is done.
-func ReleaseCache() error {
+// Release frees the device memory kept for filters used before; later calls make
+// them again. Memory is freed once the work queued on it is done.
+func Release() error {
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
 	for _, k := range cacheOrder {
