@@ -174,6 +174,20 @@ var cases = []benchCase{
 // unary times op from a random WxH image of type mt into an empty output; bytes is
 // what op must move per pixel (read + written).
 func unary(mt gpuimage.MatType, bytes int, op func(src, dst *gpuimage.Image, on gpuimage.Option) error) func(t *Timer, w, h int) ([]Row, error) {
+	return timed(mt, func(src, dst *gpuimage.Image) int64 { return int64(src.Cols() * src.Rows() * bytes) }, op)
+}
+
+// resized times op as unary does, for an output of another size than its input
+// (resampling, resizing): the bytes moved are the source's and the output's.
+func resized(mt gpuimage.MatType, op func(src, dst *gpuimage.Image, on gpuimage.Option) error) func(t *Timer, w, h int) ([]Row, error) {
+	return timed(mt, func(src, dst *gpuimage.Image) int64 {
+		return int64(src.Cols()*src.Rows()+dst.Cols()*dst.Rows()) * int64(mt.Depth().Size()*mt.Channels())
+	}, op)
+}
+
+// timed times op from a random WxH image of type mt into an empty output, bytes
+// giving what it moves from its source and output.
+func timed(mt gpuimage.MatType, bytes func(src, dst *gpuimage.Image) int64, op func(src, dst *gpuimage.Image, on gpuimage.Option) error) func(t *Timer, w, h int) ([]Row, error) {
 	return func(t *Timer, w, h int) ([]Row, error) {
 		src, err := randomImage(t.Dev, w, h, mt)
 		if err != nil {
@@ -184,7 +198,7 @@ func unary(mt gpuimage.MatType, bytes int, op func(src, dst *gpuimage.Image, on 
 		defer dst.Close()
 		m, err := t.Median(func(on gpuimage.Option) error { return op(src, &dst, on) })
 		typ := strings.TrimPrefix(mt.String(), "CV_")
-		rows := []Row{{Type: typ, Variant: "kernel", Median: m, Bytes: int64(w * h * bytes)}}
+		rows := []Row{{Type: typ, Variant: "kernel", Median: m, Bytes: bytes(src, &dst)}}
 		if t.Dev.IsCUDA() {
 			rows = append(rows, Row{Type: typ, Variant: "host", Median: t.LastHost})
 		}
@@ -193,7 +207,7 @@ func unary(mt gpuimage.MatType, bytes int, op func(src, dst *gpuimage.Image, on 
 		}
 		e2e, err := t.EndToEnd(src, &dst, op)
 		for _, r := range e2e {
-			r.Type, r.Bytes = typ, int64(w*h*bytes)
+			r.Type, r.Bytes = typ, bytes(src, &dst)
 			rows = append(rows, r)
 		}
 		return rows, err
