@@ -9,6 +9,7 @@ package kparams
 #include "../../kernels/color_params.h"
 #include "../../kernels/fft_params.h"
 #include "../../kernels/dsp_params.h"
+#include "../../kernels/resample_params.h"
 static int gi_rsep_blocks(int k, int c, int e) { return GI_RSEP_BLOCKS(k, c, e); }
 static int gi_ipack_blocks(int c) { return GI_IPACK_BLOCKS(c); }
 */
@@ -24,7 +25,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "895c45787b84265d6cada6ce1b1531771c61e324f618159dec99b20bf855e887"
+const HeadersSum = "e6be4bddd286a3694655959f4b7dd977108c88cf379454c770b5515dc828c90e"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -52,7 +53,7 @@ func Fields(v any) []Field {
 func Geo() any { return C.struct_Geo{} }
 
 // Structs returns the kernels' parameter structs of kernels/core_params.h,
-// color_params.h, fft_params.h, dsp_params.h and the taps of filter_params.h by name,
+// color_params.h, fft_params.h, dsp_params.h, resample_params.h and the taps of filter_params.h by name,
 // for Fields (and their sizes: reflect's Size of each).
 func Structs() map[string]any {
 	return map[string]any{
@@ -93,6 +94,8 @@ func Structs() map[string]any {
 		"IIRPowersParams":   C.struct_IIRPowersParams{},
 		"UpolsParams":       C.struct_UpolsParams{},
 		"FftFusedParams":    C.struct_FftFusedParams{},
+		// kernels/resample_params.h
+		"ResamplePolyParams": C.struct_ResamplePolyParams{},
 	}
 }
 
@@ -131,6 +134,13 @@ const (
 	UpolsThreads   = C.GI_UPOLS_THREADS
 	UpolsBands     = C.GI_UPOLS_BANDS
 	FftfBands      = C.GI_FFTF_BANDS
+)
+
+// The resampling kernels' sizes (kernels/resample_params.h).
+const (
+	ResampleThreads = C.GI_RESAMPLE_THREADS
+	ResampleMaxK    = C.GI_RESAMPLE_MAXK
+	ResampleMaxT    = C.GI_RESAMPLE_MAXT
 )
 
 // The filter limits.

@@ -1,0 +1,13 @@
+package resample
+
+// PolyKernel is the kernel polyLaunch picks for a resampling of rows signals of n
+// samples by up/down (reduced) with m taps, on a device of sms multiprocessors,
+// with its block, outputs a thread and stage.
+func PolyKernel(n, rows, m, up, down, sms int) (name string, block, k, w int) {
+	pl, err := newPlan(make([]float64, m), up, down)
+	if err != nil {
+		panic(err)
+	}
+	name, _, b, _, k, w := polyLaunch(pl, (n*up+down-1)/down, rows, sms)
+	return name, b[0], k, w
+}

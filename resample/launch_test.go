@@ -1,0 +1,57 @@
+package resample_test
+
+import (
+	"testing"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+	"github.com/gpuimg/gpuimg/resample"
+)
+
+// Every kernel shape Poly and UpFirDn launch on the recorder (the CUDA launch code
+// without a GPU): each register kernel, the generic one for long branches and large
+// up; each must exist in the fatbin.
+func TestLaunchedKernelsExist(t *testing.T) {
+	rec := tu.NewRecorder()
+	src := rec.Image(t, 3, 5000, gpuimage.CV32FC1)
+	for _, ud := range [][2]int{{160, 147}, {147, 160}, {2, 1}, {1, 2}, {1, 7}, {1000, 999}} {
+		dst := &gpuimage.Image{}
+		if err := resample.Poly(src, dst, ud[0], ud[1], nil); err != nil {
+			t.Fatal(err)
+		}
+		dst.Close()
+	}
+	for _, m := range []int{1, 9, 17, 25, 33, 49, 65} {
+		dst := &gpuimage.Image{}
+		if err := resample.UpFirDn(src, dst, make([]float64, m), 1, 1); err != nil {
+			t.Fatal(err)
+		}
+		dst.Close()
+	}
+	rec.CheckLaunched(t)
+}
+
+// The kernel each shape gets: register kernels for short branches (the block a
+// multiple of up, the stage within 48 KB), fewer outputs a thread where the batch
+// is small, the generic kernel for long branches and up past 512.
+func TestPolyKernelChoice(t *testing.T) {
+	for _, c := range []struct {
+		n, rows, m, up, down int
+		name                 string
+		block, k             int
+	}{
+		{1000000, 1, 3201 + 147, 160, 147, "gi_resample_r24", 160, 8},
+		{1000000, 64, 3201 + 160, 147, 160, "gi_resample_r24", 147, 8},
+		{1000, 1, 3201 + 147, 160, 147, "gi_resample_r24", 160, 1},
+		{1000000, 1, 41 + 1, 2, 1, "gi_resample_r24", 128, 8},
+		{1000000, 1, 41 + 2, 1, 2, "gi_resample_r48", 128, 8},
+		{1000000, 1, 141 + 7, 1, 7, "gi_resample_any", 128, 0},
+		{1000000, 1, 20001, 1000, 999, "gi_resample_any", 128, 0},
+		{1000000, 1, 7, 3, 1, "gi_resample_r8", 129, 8},
+	} {
+		name, block, k, w := resample.PolyKernel(c.n, c.rows, c.m, c.up, c.down, 132)
+		if name != c.name || block != c.block || k != c.k || w*4 > 48<<10 {
+			t.Errorf("%d x %d, %d taps, %d/%d: %s block %d k %d stage %d, want %s block %d k %d", c.rows, c.n, c.m, c.up, c.down, name, block, k, w, c.name, c.block, c.k)
+		}
+	}
+}

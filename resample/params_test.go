@@ -1,0 +1,27 @@
+package resample
+
+import (
+	"testing"
+
+	"github.com/gpuimg/gpuimg/internal/kparams"
+)
+
+// The Go mirror of the resampling kernels' parameters and sizes against
+// kernels/resample_params.h, compiled by cgo.
+func TestParamsMatchKernels(t *testing.T) {
+	if err := kparams.Compare(kparams.Structs()["ResamplePolyParams"], polyParams{}); err != nil {
+		t.Errorf("ResamplePolyParams: %v", err)
+	}
+	for _, c := range []struct {
+		name      string
+		go_, cuda int
+	}{
+		{"GI_RESAMPLE_THREADS", polyThreads, kparams.ResampleThreads},
+		{"GI_RESAMPLE_MAXK", polyMaxK, kparams.ResampleMaxK},
+		{"GI_RESAMPLE_MAXT", polyMaxT, kparams.ResampleMaxT},
+	} {
+		if c.go_ != c.cuda {
+			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)
+		}
+	}
+}
