@@ -16,12 +16,13 @@ import (
 
 	"github.com/gpuimg/gpuimg/dsp"
 	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/resample"
 )
 
-// The signal subcommands: fir, iir and crossover filter WAV and .npy files (one
-// channel a row of a 32FC1 image, as the dsp package takes them) or, with
-// -stream, raw float32 frames from standard input to standard output, chunk by
-// chunk, through dsp's streaming filters.
+// The signal subcommands: fir, iir, crossover and resample filter (or resample)
+// WAV and .npy files (one channel a row of a 32FC1 image, as the dsp and resample
+// packages take them) or, with -stream, raw float32 frames from standard input to
+// standard output, chunk by chunk, through their streaming objects.
 
 // sigCmd is one signal subcommand: its flags, and the filter they design for a
 // sampling rate.
@@ -31,18 +32,26 @@ type sigCmd struct {
 }
 
 // sigFilter is a designed filter: outputs a file makes (one, or a crossover's
-// bands), how it filters a whole signal, and how it streams.
+// bands), how it filters a whole signal, how it streams, and the output's
+// sampling rate for an input's.
 type sigFilter struct {
 	outputs int
 	suffix  func(k int) string // output k's name suffix, for more than one output
 	file    func(src *gpuimage.Image, dsts []*gpuimage.Image) error
 	stream  func(dev *gpuimage.Device, channels int) (streamer, error) // nil: cannot stream
+	rate    func(in int) (int, error)                                  // nil: the input's
 }
 
-// streamer filters chunk after chunk.
+// streamer filters chunk after chunk: outs become the chunk's output samples, of
+// which process returns how many a channel (0: outs left alone).
 type streamer interface {
-	process(in *gpuimage.Image, outs []*gpuimage.Image) error
+	process(in *gpuimage.Image, outs []*gpuimage.Image) (int, error)
 	Close() error
+}
+
+// flusher is a streamer that owes output samples at the end of the input.
+type flusher interface {
+	flush(outs []*gpuimage.Image) (int, error)
 }
 
 var sigCmds = map[string]*sigCmd{
@@ -67,10 +76,17 @@ var sigCmds = map[string]*sigCmd{
 		example: "gpuimg crossover song.wav -o bands/ -edges 250,2000,8000 -numtaps 8191",
 		flags:   crossoverFlags,
 	},
+	"resample": {
+		name:    "resample",
+		summary: "change the sampling rate by a rational factor, as scipy.signal.resample_poly",
+		usage:   "gpuimg resample IN... -o OUT (-rate HZ | -up U -down D) [-window kaiser:5] [flags]",
+		example: "gpuimg resample song.wav -o song48k.wav -rate 48000",
+		flags:   resampleFlags,
+	},
 }
 
 // sigNames are the signal subcommands in the order of the usage text.
-var sigNames = []string{"fir", "iir", "crossover"}
+var sigNames = []string{"fir", "iir", "crossover", "resample"}
 
 // floatList is a flag of comma-separated numbers.
 type floatList []float64
@@ -252,8 +268,8 @@ func firFlags(fs *flag.FlagSet) func(float64) (sigFilter, error) {
 
 type firStreamer struct{ *dsp.FIR }
 
-func (f firStreamer) process(in *gpuimage.Image, outs []*gpuimage.Image) error {
-	return f.Process(in, outs[0])
+func (f firStreamer) process(in *gpuimage.Image, outs []*gpuimage.Image) (int, error) {
+	return in.Cols(), f.Process(in, outs[0])
 }
 
 func iirFlags(fs *flag.FlagSet) func(float64) (sigFilter, error) {
@@ -312,8 +328,8 @@ func iirFlags(fs *flag.FlagSet) func(float64) (sigFilter, error) {
 
 type sosStreamer struct{ *dsp.SOSFilter }
 
-func (f sosStreamer) process(in *gpuimage.Image, outs []*gpuimage.Image) error {
-	return f.Process(in, outs[0])
+func (f sosStreamer) process(in *gpuimage.Image, outs []*gpuimage.Image) (int, error) {
+	return in.Cols(), f.Process(in, outs[0])
 }
 
 // readSOS reads sections from a .npy of shape (sections, 6).
@@ -386,9 +402,70 @@ func crossoverFlags(fs *flag.FlagSet) func(float64) (sigFilter, error) {
 
 type bankStreamer struct{ *dsp.FilterBank }
 
-func (b bankStreamer) process(in *gpuimage.Image, outs []*gpuimage.Image) error {
-	return b.Process(in, outs)
+func (b bankStreamer) process(in *gpuimage.Image, outs []*gpuimage.Image) (int, error) {
+	return in.Cols(), b.Process(in, outs)
 }
+
+func resampleFlags(fs *flag.FlagSet) func(float64) (sigFilter, error) {
+	to := fs.Int("rate", 0, "output sampling rate in Hz (the input's: a WAV file's, or -fs)")
+	upArg := fs.Int("up", 0, "upsampling factor (with -down, instead of -rate)")
+	downArg := fs.Int("down", 0, "downsampling factor (with -up)")
+	window := fs.String("window", "kaiser:5", "the low-pass filter's window: boxcar, hann, hamming, blackman or kaiser:BETA")
+	return func(rate float64) (sigFilter, error) {
+		w, err := parseWindow(*window)
+		if err != nil {
+			return sigFilter{}, err
+		}
+		up, down := *upArg, *downArg
+		switch {
+		case *to != 0 && (up != 0 || down != 0):
+			return sigFilter{}, errors.New("give -rate or -up and -down, not both")
+		case *to < 0:
+			return sigFilter{}, fmt.Errorf("-rate %d: want a positive rate", *to)
+		case *to > 0:
+			up, down = *to, int(rate)
+		case up < 1 || down < 1:
+			return sigFilter{}, errors.New("give -rate HZ, or -up U and -down D (both at least 1)")
+		}
+		// A .npy without -fs has no rate (2: fractions of Nyquist) to convert from:
+		// an error for each such file, not for the flags.
+		var bad error
+		if *to > 0 && (rate != math.Trunc(rate) || rate <= 2 || rate > math.MaxInt32) {
+			bad = fmt.Errorf("-rate needs the input's sampling rate in whole Hz (a WAV file's, or -fs), not %g", rate)
+		}
+		o := &resample.PolyOptions{Window: w}
+		return sigFilter{
+			outputs: 1,
+			file: func(src *gpuimage.Image, dsts []*gpuimage.Image) error {
+				if bad != nil {
+					return bad
+				}
+				return resample.Poly(src, dsts[0], up, down, o)
+			},
+			stream: func(dev *gpuimage.Device, ch int) (streamer, error) {
+				if bad != nil {
+					return nil, bad
+				}
+				st, err := resample.NewStream(dev, up, down, ch, o)
+				return resampleStreamer{st}, err
+			},
+			rate: func(in int) (int, error) {
+				if int64(in)*int64(up)%int64(down) != 0 {
+					return 0, fmt.Errorf("%d Hz x %d/%d is not a whole number of Hz", in, up, down)
+				}
+				return int(int64(in) * int64(up) / int64(down)), nil
+			},
+		}, nil
+	}
+}
+
+type resampleStreamer struct{ *resample.Stream }
+
+func (r resampleStreamer) process(in *gpuimage.Image, outs []*gpuimage.Image) (int, error) {
+	return r.Process(in, outs[0])
+}
+
+func (r resampleStreamer) flush(outs []*gpuimage.Image) (int, error) { return r.Flush(outs[0]) }
 
 // sigOpts are the flags every signal subcommand takes.
 type sigOpts struct {
@@ -416,7 +493,8 @@ func cmdSignal(c *sigCmd, argv []string, stdout, stderr io.Writer, stdin io.Read
 		fs.PrintDefaults()
 		fmt.Fprintf(w, "\nWAV files are read and written as 8/16/24/32-bit PCM or 32-bit float (an output keeps its input's format;\n"+
 			"PCM saturates), .npy files as float32 or float64, 1-D or one signal a row. With -stream, crossover\n"+
-			"writes each frame's bands one after the other (band 1's channels, then band 2's, ...).\n")
+			"writes each frame's bands one after the other (band 1's channels, then band 2's, ...), and resample\n"+
+			"writes the frames each chunk makes ready, its filter's delay later, and the rest at the end of input.\n")
 		fmt.Fprintf(w, "\nExample:\n  %s\n", c.example)
 	}
 	words, err := splitArgs(fs, argv)
@@ -546,9 +624,15 @@ func filterFile(dev *gpuimage.Device, design func(float64) (sigFilter, error), i
 	if err := f.file(src, dsts); err != nil {
 		return fmt.Errorf("%s: %w", in, err)
 	}
+	if f.rate != nil && s.rate > 0 {
+		if s.rate, err = f.rate(s.rate); err != nil {
+			return fmt.Errorf("%s: %w", in, err)
+		}
+	}
 	for k, d := range dsts {
 		y := *s
-		y.data = make([]float32, s.rows*s.n)
+		y.n = d.Cols()
+		y.data = make([]float32, s.rows*y.n)
 		if err := gpuimage.DownloadData(d, y.data); err != nil {
 			return fmt.Errorf("%s: %w", in, err)
 		}
@@ -580,14 +664,48 @@ func streamSignal(dev *gpuimage.Device, f sigFilter, o sigOpts, r io.Reader, w i
 		return err
 	}
 	defer full.Close()
-	res := make([]float32, ch*o.chunk)
-	out := make([]byte, 4*ch*o.chunk*f.outputs)
-	bw := bufio.NewWriterSize(w, len(out))
+	var res []float32
+	var out []byte
+	bw := bufio.NewWriterSize(w, 4*ch*o.chunk*f.outputs)
 	br := bufio.NewReaderSize(r, len(raw))
+	// write sends m output samples a channel of each of outs, frame by frame.
+	write := func(m int) error {
+		K := len(outs)
+		if len(res) < ch*m {
+			res = make([]float32, ch*m)
+			out = make([]byte, 4*ch*m*K)
+		}
+		for k, im := range outs {
+			if err := gpuimage.DownloadData(im, res[:ch*m]); err != nil {
+				return err
+			}
+			for i, v := range res[:ch*m] { // row c, sample t -> frame t, band k, channel c
+				c, t := i/m, i%m
+				binary.LittleEndian.PutUint32(out[4*((t*K+k)*ch+c):], math.Float32bits(v))
+			}
+		}
+		if _, err := bw.Write(out[:4*m*ch*K]); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	// end writes what a flusher still owes.
+	end := func() error {
+		if fl, ok := st.(flusher); ok {
+			m, err := fl.flush(outs)
+			if err != nil {
+				return err
+			}
+			if m > 0 {
+				return write(m)
+			}
+		}
+		return bw.Flush()
+	}
 	for {
 		got, err := io.ReadFull(br, raw)
 		if err == io.EOF {
-			return bw.Flush()
+			return end()
 		}
 		if err != nil && err != io.ErrUnexpectedEOF {
 			return err
@@ -609,27 +727,17 @@ func streamSignal(dev *gpuimage.Device, f sigFilter, o sigOpts, r io.Reader, w i
 		if err := gpuimage.UploadData(in, planar[:ch*n]); err != nil {
 			return err
 		}
-		if err := st.process(in, outs); err != nil {
+		m, err := st.process(in, outs)
+		if err != nil {
 			return err
 		}
-		K := len(outs)
-		for k, im := range outs {
-			if err := gpuimage.DownloadData(im, res[:ch*n]); err != nil {
+		if m > 0 {
+			if err := write(m); err != nil {
 				return err
 			}
-			for i, v := range res[:ch*n] { // row c, sample t -> frame t, band k, channel c
-				c, t := i/n, i%n
-				binary.LittleEndian.PutUint32(out[4*((t*K+k)*ch+c):], math.Float32bits(v))
-			}
-		}
-		if _, err := bw.Write(out[:4*n*ch*K]); err != nil {
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			return err
 		}
 		if got < len(raw) {
-			return nil
+			return end()
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/dsp"
 	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/resample"
 )
 
 // randSignal is rows channels of n samples of noise within [-0.9, 0.9].
@@ -275,6 +276,34 @@ func TestSignalCommands(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// resample: to 44.1 kHz by -rate (the WAV's rate and format carried over), and
+	// by -up and -down on a .npy; resample.Poly's samples.
+	for _, c := range []struct {
+		args     []string
+		up, down int
+		rate     int
+	}{
+		{[]string{"resample", inPath, "-o", filepath.Join(dir, "r.wav"), "-rate", "44100"}, 147, 160, 44100},
+		{[]string{"resample", filepath.Join(dir, "out.npy"), "-o", filepath.Join(dir, "r.npy"), "-up", "3", "-down", "2", "-window", "hann"}, 3, 2, 0},
+	} {
+		code, _, errs := runCLI(append(c.args, "-device", "cpu")...)
+		if code != 0 {
+			t.Fatalf("%v: %d %s", c.args, code, errs)
+		}
+		src := read(c.args[1])
+		got := read(c.args[3])
+		o := &resample.PolyOptions{}
+		if c.rate == 0 {
+			o.Window = dsp.Hann
+		}
+		want := cpuFilter(t, src, func(s, d *gpuimage.Image) error { return resample.Poly(s, d, c.up, c.down, o) })
+		if got.rows != 2 || got.n != (3001*c.up+c.down-1)/c.down || got.rate != c.rate || got.format != src.format {
+			t.Fatalf("%v: %d x %d at %d Hz %+v", c.args, got.rows, got.n, got.rate, got.format)
+		}
+		if d := sampleDiff(got.data, want); d > 1e-5 {
+			t.Errorf("%v: off by %g from resample.Poly", c.args, d)
+		}
+	}
 }
 
 func TestSignalStreamMatchesFiles(t *testing.T) {
@@ -330,6 +359,36 @@ func TestSignalStreamMatchesFiles(t *testing.T) {
 			}
 		}
 	}
+	// resample -stream: the file's output (resample.Poly), Delay samples later,
+	// the rest at the end of the input.
+	want := cpuFilter(t, in, func(s, d *gpuimage.Image) error { return resample.Poly(s, d, 160, 147, nil) })
+	st, err := resample.NewStream(gpuimage.CPU(), 160, 147, ch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delay := st.Delay()
+	st.Close()
+	m := len(want) / ch
+	for _, chunk := range []string{"7", "1024", "4097"} {
+		var out, errb bytes.Buffer
+		args := []string{"-stream", "-fs", "44100", "-rate", "48000", "-channels", "3", "-chunk", chunk, "-device", "cpu"}
+		if code := cmdSignal(sigCmds["resample"], args, &out, &errb, bytes.NewReader(raw)); code != 0 {
+			t.Fatalf("resample -chunk %s: %d %s", chunk, code, errb.String())
+		}
+		if out.Len() != 4*ch*(m+delay) {
+			t.Fatalf("resample -chunk %s: %d bytes out, want %d frames", chunk, out.Len(), m+delay)
+		}
+		b := out.Bytes()
+		var worst float64
+		for i := 0; i < m*ch; i++ {
+			t0, c := i/ch, i%ch
+			v := math.Float32frombits(binary.LittleEndian.Uint32(b[4*((t0+delay)*ch+c):]))
+			worst = math.Max(worst, math.Abs(float64(v-want[c*m+t0])))
+		}
+		if worst > 1e-5 {
+			t.Errorf("resample -chunk %s: off by %g from the file's output", chunk, worst)
+		}
+	}
 	// A frame cut short is an error; so is zero phase in a stream.
 	var out, errb bytes.Buffer
 	if code := cmdSignal(sigCmds["fir"], []string{"-stream", "-fs", "8000", "-channels", "2", "-taps", "1,2", "-device", "cpu"}, &out, &errb, bytes.NewReader(raw[:12])); code != exitFail || !strings.Contains(errb.String(), "inside a frame") {
@@ -347,6 +406,9 @@ func TestSignalUsageErrors(t *testing.T) {
 	s := randSignal(rand.New(rand.NewSource(1)), 1, 100, 8000)
 	s.format = sigFormat{wav: true, wavFmt: wavPCM, bits: 16}
 	if err := writeSignal(in, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSignal(filepath.Join(dir, "x.npy"), randSignal(rand.New(rand.NewSource(2)), 1, 50, 0)); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.wav")
@@ -373,6 +435,12 @@ func TestSignalUsageErrors(t *testing.T) {
 		{[]string{"fir", "-stream", "-fs", "8000", "-numtaps", "11", "-cutoff", "100", in}, exitUsage, "no files"},
 		{[]string{"fir", filepath.Join(dir, "missing.wav"), "-o", out, "-numtaps", "11", "-cutoff", "100"}, exitFail, "missing.wav"},
 		{[]string{"fir", in, "-o", out, "-numtaps", "11", "-cutoff", "100", "-fs", "44100"}, exitFail, "sampled at 8000"},
+		{[]string{"resample", in, "-o", out}, exitUsage, "-rate"},
+		{[]string{"resample", in, "-o", out, "-rate", "16000", "-up", "2"}, exitUsage, "not both"},
+		{[]string{"resample", in, "-o", out, "-up", "2", "-down", "0"}, exitUsage, "-up U and -down D"},
+		{[]string{"resample", in, "-o", out, "-rate", "16000", "-window", "kaiser"}, exitUsage, "-window"},
+		{[]string{"resample", in, "-o", out, "-up", "3", "-down", "7"}, exitFail, "not a whole number"},
+		{[]string{"resample", filepath.Join(dir, "x.npy"), "-o", filepath.Join(dir, "y.npy"), "-rate", "16000"}, exitFail, "-fs"},
 	} {
 		code, _, errs := runCLI(append(c.args, "-device", "cpu")...)
 		if code != c.code || !strings.Contains(errs, c.want) {
