@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/dsp"
 	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/resample"
 )
 
 // Signal cases (package dsp): batches of 1-D signals, one a row of a random 32FC1
@@ -73,4 +74,11 @@ func init() {
 		outs[0] = dst
 		return dsp.ConvolveBank(src, outs, bands, dsp.Same, dsp.Auto, on)
 	})
+	// Rational resampling (package resample): 44.1 to 48 kHz and back, and by 2.
+	for _, r := range [][2]int{{160, 147}, {147, 160}, {2, 1}, {1, 2}} {
+		signalCases = append(signalCases, benchCase{fmt.Sprintf("resample poly %d/%d", r[0], r[1]), resized(gpuimage.CV32FC1,
+			func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return resample.Poly(src, dst, r[0], r[1], nil, on)
+			})})
+	}
 }

@@ -8,6 +8,7 @@
 # PART=jpeg: the JPEG and PNG codecs and batches against OpenCV (PART=png: the
 #   PNG batch alone);
 # PART=dsp: the signal package's GPU tests, benchmark and peers (CuPy, PyTorch);
+# PART=resample: the resampling package's GPU tests, benchmark and peers;
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -55,6 +56,17 @@ if [ "$part" = dsp ]; then
   # and their report (tables, time-against-length plots).
   step dsp-sweep bash -c ".gpu/bench -sizes '' -only 'dsp ' -e2e=false -reps 20 -o '$out/dsp-bench.csv' && python3 bench/peers/dsp_bench.py $dspshapes 20 >>'$out/dsp-bench.csv'"
   step dsp-report python3 bench/peers/report.py "$out/dsp-bench.csv" "$out/dsp-report"
+fi
+if [ "$part" = resample ]; then
+  # resample's GPU tests and benchmark, then the bench's resampling cases at the
+  # signal shapes with CuPy and torchaudio beside them (bench/peers/dsp_bench.py
+  # times the resampling peers with the dsp ones), and their report.
+  step resample-tests bash -c "cd resample && '$root/.gpu/tests/resample.test' -test.run 'CUDA|Launched|Params|Choice' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)|largest" "$out/resample-tests.log"
+  step resample-bench bash -c "cd resample && '$root/.gpu/tests/resample.test' -test.run XXX -test.bench 'CUDAPoly' -test.benchtime 30x"
+  grep -E "^Benchmark" "$out/resample-bench.log"
+  step resample-sweep bash -c ".gpu/bench -sizes '' -only 'resample ' -e2e=false -reps 20 -o '$out/dsp-bench.csv' && RESAMPLE_ONLY=1 python3 bench/peers/dsp_bench.py $dspshapes 20 >>'$out/dsp-bench.csv'"
+  step resample-report python3 bench/peers/report.py "$out/dsp-bench.csv" "$out/dsp-report"
 fi
 if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),
@@ -119,6 +131,9 @@ if [ -x "$san" ]; then
   step sanitizer-racecheck bash -c "cd gpuimage && $san --tool racecheck --error-exitcode 9 '$root/$g' -test.run 'CUDASetToCopyToShuffles/300x451/CV_8UC3' -test.count=1"
   dt=.gpu/tests/dsp.test
   step sanitizer-dsp bash -c "cd dsp && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolve|CUDAIIR|CUDAStreams' -test.short -test.count=1 >/dev/null 2>'$out/sanitizer-dsp.err'; r=\$?; tail -5 '$out/sanitizer-dsp.err'; exit \$r"
+  rt=.gpu/tests/resample.test
+  step sanitizer-resample bash -c "cd resample && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/$rt' -test.run 'CUDA' -test.short -test.count=1 2>&1 | tail -3"
+  step sanitizer-racecheck-resample bash -c "set -o pipefail; cd resample && timeout 200 $san --tool racecheck --error-exitcode 9 '$root/$rt' -test.run 'CUDAPolyStreams' -test.count=1 | tail -3"
   step sanitizer-racecheck-dsp bash -c "set -o pipefail; cd dsp && timeout 200 $san --tool racecheck --error-exitcode 9 '$root/$dt' -test.run 'CUDAConvolveViewsAndStreams|CUDAIIRViewsAndStreams' -test.count=1 | tail -3"
 fi
 fi

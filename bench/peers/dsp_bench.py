@@ -4,8 +4,12 @@ shapes, printed as bench CSV rows (width = samples a signal, height = signals).
 Timed as gpu_peers.py times its cases: CUDA events, warm-up, median of reps, each
 timed run queued behind a 2 ms busy kernel.
 
-  python3 dsp_bench.py 1x1000000,64x1000000 [REPS]"""
+  python3 dsp_bench.py 1x1000000,64x1000000 [REPS]
+
+With RESAMPLE_ONLY=1 in the environment, only the resampling cases (CuPy's
+resample_poly, torchaudio's resample)."""
 import datetime
+import os
 import statistics
 import sys
 
@@ -71,8 +75,21 @@ sos = cps.butter(8, 0.2, output="sos").astype(cp.float32)
 b, a = (v.astype(cp.float32) for v in cps.butter(8, 0.2))
 taps = {m: cp.asarray([((i * 7919) % 97) / 97 - 0.5 for i in range(m)], dtype=cp.float32) for m in (63, 512, 8192)}
 bands = [cp.asarray(cp.random.default_rng(k).standard_normal(8191), dtype=cp.float32) for k in range(4)]
+try:
+    import torchaudio.functional as taf
+except Exception as e:  # noqa: BLE001
+    print("torchaudio peer missing:", e, file=sys.stderr)
+    taf = None
 for rows, n in shapes:
     x = cp.random.default_rng(1).random((rows, n), dtype=cp.float32)
+    for up, down in ((160, 147), (147, 160), (2, 1), (1, 2)):
+        op, ratio = f"resample poly {up}/{down}", up / down
+        row(op, n, rows, "cupy-cuda", cupy_us(lambda: cps.resample_poly(x, up, down, axis=-1)), outputs=ratio)
+        if taf is not None and torch is not None:
+            tx = torch.as_tensor(x, device="cuda")
+            row(op, n, rows, "torchaudio-cuda", torch_us(lambda: taf.resample(tx, down, up)), outputs=ratio)
+    if os.environ.get("RESAMPLE_ONLY"):
+        continue
     for m, h in taps.items():
         op = f"dsp convolve {m} taps"
         if rows == 1:

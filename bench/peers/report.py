@@ -27,6 +27,7 @@ FAMILIES = [
     ("Signals: convolution (dsp)", ("dsp convolve",)),
     ("Signals: IIR filters (dsp)", ("dsp sosfilt", "dsp lfilter", "dsp sosfiltfilt")),
     ("Signals: crossover (dsp)", ("dsp crossover",)),
+    ("Signals: resampling (resample)", ("resample poly",)),
 ]
 GPU, NPP, CV = ("gpuimg-cuda", "kernel"), ("npp", "kernel"), ("opencv-cpu", "cpu")
 
