@@ -65,6 +65,9 @@ if [ "$part" = resample ]; then
   grep -E "^(--- |ok|PASS|FAIL)|largest" "$out/resample-tests.log"
   step resample-bench bash -c "cd resample && '$root/.gpu/tests/resample.test' -test.run XXX -test.bench 'CUDAPoly' -test.benchtime 30x"
   grep -E "^Benchmark" "$out/resample-bench.log"
+  # The resample command on the GPU against the CPU device: a file and a stream.
+  step resample-cli bash -c "python3 -c \"import numpy as np; x=np.random.default_rng().standard_normal((2, 150000)).astype('<f4')*0.2; np.save('/tmp/gi-rx.npy', x); x.T.copy().tofile('/tmp/gi-rx.f32')\" && for d in cuda cpu; do $cli resample /tmp/gi-rx.npy -o /tmp/gi-r-\$d.npy -fs 44100 -rate 48000 -device \$d && $cli resample -stream -fs 44100 -rate 48000 -channels 2 -chunk 1000 -device \$d </tmp/gi-rx.f32 >/tmp/gi-rs-\$d.f32 || exit 1; done && python3 -c \"import numpy as np; f=abs(np.load('/tmp/gi-r-cuda.npy')-np.load('/tmp/gi-r-cpu.npy')).max(); s=abs(np.fromfile('/tmp/gi-rs-cuda.f32','<f4')-np.fromfile('/tmp/gi-rs-cpu.f32','<f4')).max(); print('cuda-cpu: file', f, 'stream', s, 'shape', np.load('/tmp/gi-r-cuda.npy').shape); assert max(f, s) < 1e-4\""
+  tail -1 "$out/resample-cli.log"
   step resample-sweep bash -c ".gpu/bench -sizes '' -only 'resample ' -e2e=false -reps 20 -o '$out/dsp-bench.csv' && RESAMPLE_ONLY=1 python3 bench/peers/dsp_bench.py $dspshapes 20 >>'$out/dsp-bench.csv'"
   step resample-report python3 bench/peers/report.py "$out/dsp-bench.csv" "$out/dsp-report"
 fi
