@@ -50,13 +50,17 @@ __device__ __forceinline__ void polyReg(const ResamplePolyParams& p) {
     __syncthreads();
     float* d = row<float>(p.dst, p.dp, y);
     for (int k0 = 0; k0 < p.k; k0 += ILP) {
+      // An odd k's last pair sums its last output twice (in the stage; written once).
+      int e[ILP];
+#pragma unroll
+      for (int j = 0; j < ILP; ++j) e[j] = e0 + min(k0 + j, p.k - 1) * step;
       float acc[ILP];
 #pragma unroll
       for (int j = 0; j < ILP; ++j) acc[j] = 0.f;
 #pragma unroll
       for (int q = 0; q < QR; ++q) {
 #pragma unroll
-        for (int j = 0; j < ILP; ++j) acc[j] = fmaf(hr[q], xs[e0 + (k0 + j) * step - q], acc[j]);
+        for (int j = 0; j < ILP; ++j) acc[j] = fmaf(hr[q], xs[e[j] - q], acc[j]);
       }
 #pragma unroll
       for (int j = 0; j < ILP; ++j) {
