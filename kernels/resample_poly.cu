@@ -4,8 +4,7 @@
 // only, the taps h0[ph], h0[ph + up], ...: no zero-stuffed signal is made.
 //   gi_resample_rQR  a branch of at most QR taps: the block is a multiple of up
 //                    threads, so the k outputs of a thread (blockDim.x apart) share
-//                    one branch, whose taps the thread keeps in registers (two
-//                    outputs' sums side by side for up to 32 taps); the
+//                    one branch, whose taps the thread keeps in registers; the
 //                    block's stretch of the row is staged in shared memory
 //                    (coalesced loads), and consecutive threads write consecutive
 //                    outputs.
@@ -18,55 +17,37 @@ namespace resample {
 
 template <int QR>
 __device__ __forceinline__ void polyReg(const ResamplePolyParams& p) {
-  // Two outputs' multiply-add chains side by side for short branches (measured on
-  // the H100: 23% faster than one at a time at 24 taps; eight at once cost more in
-  // occupancy than they gain), one for long ones.
-  constexpr int ILP = QR <= 32 ? 2 : 1;
   extern __shared__ float xs[];
   const int T = blockDim.x, t = threadIdx.x;
   const long long o0 = (long long)blockIdx.x * T * p.k;  // the block's first output
-  // One 64-bit division a thread: the block's first output's t, then 32-bit steps.
-  const long long base = o0 * p.down + p.t0, bq = base / p.up;
-  const int r = (int)(base - bq * p.up) + t * p.down;
-  const long long lo = bq - (QR - 1);  // the stage's first sample
-  const int ph = r % p.up;
-  const int e0 = r / p.up + (QR - 1);   // this thread's first output's newest sample in the stage
-  const int step = T / p.up * p.down;   // samples from one of its outputs to the next
+  const long long lo = (o0 * p.down + p.t0) / p.up - (QR - 1);
   const long long o = o0 + t;
+  const long long tt = o * p.down + p.t0;
+  const int ph = (int)(tt % p.up);
+  const int e0 = (int)(tt / p.up - lo);  // output o's newest sample in the stage
+  const int step = T / p.up * p.down;     // samples from one of its outputs to the next
   float hr[QR];
 #pragma unroll
   for (int q = 0; q < QR; ++q) hr[q] = q < p.qn ? __ldg(p.h + ph * p.qn + q) : 0.f;
   for (int y = blockIdx.y; y < p.rows; y += gridDim.y) {
     const float* x = row<float>(p.src, p.sp, y);
     __syncthreads();  // the last row's reads are done
-    if (lo >= 0 && lo + p.w <= p.n) {
-      for (int i = t; i < p.w; i += T) xs[i] = __ldg(x + lo + i);
-    } else {  // the row's ends: zeros outside it
-      for (int i = t; i < p.w; i += T) {
-        const long long g = lo + i;
-        xs[i] = g >= 0 && g < p.n ? __ldg(x + g) : 0.f;
-      }
+    for (int i = t; i < p.w; i += T) {
+      const long long g = lo + i;
+      xs[i] = g >= 0 && g < p.n ? __ldg(x + g) : 0.f;
     }
     __syncthreads();
+    // One output at a time: k multiply-add chains side by side measured slower on
+    // the H100 (their registers cost more occupancy than they gain).
     float* d = row<float>(p.dst, p.dp, y);
-    for (int k0 = 0; k0 < p.k; k0 += ILP) {
-      // An odd k's last pair sums its last output twice (in the stage; written once).
-      int e[ILP];
+    for (int k = 0; k < p.k; ++k) {
+      const long long ok = o + (long long)k * T;
+      if (ok >= p.outn) break;
+      const float* xe = xs + e0 + k * step;
+      float acc = 0.f;
 #pragma unroll
-      for (int j = 0; j < ILP; ++j) e[j] = e0 + min(k0 + j, p.k - 1) * step;
-      float acc[ILP];
-#pragma unroll
-      for (int j = 0; j < ILP; ++j) acc[j] = 0.f;
-#pragma unroll
-      for (int q = 0; q < QR; ++q) {
-#pragma unroll
-        for (int j = 0; j < ILP; ++j) acc[j] = fmaf(hr[q], xs[e[j] - q], acc[j]);
-      }
-#pragma unroll
-      for (int j = 0; j < ILP; ++j) {
-        const long long ok = o + (long long)(k0 + j) * T;
-        if (k0 + j < p.k && ok < p.outn) d[ok] = acc[j];
-      }
+      for (int q = 0; q < QR; ++q) acc = fmaf(hr[q], xe[-q], acc);
+      d[ok] = acc;
     }
   }
 }
