@@ -43,20 +43,22 @@ func gpuIIRCases(t testing.TB, r *rand.Rand) []gpuIIRCase {
 			rmax = 0.6 // past MaxOrder: both devices refuse it
 		}
 		b, a := randBAIn(r, order, rmax)
-		cs = append(cs, gpuIIRCase{name: fmt.Sprintf("lfilter order %d", order), state: order > 0,
+		// A transfer function of order 5 and more runs in float32 coefficients and
+		// arithmetic on the GPU (the direct form's sensitivity: SOS is the stable
+		// way): a random order-8 one with poles within 0.95 measured up to 1.4e-4
+		// of the RMS, 7.2e-4 at its peak and 1.5e-4 in zf against the CPU's float64
+		// (H100, PART=tests at 21:09Z on 2026-11-24; most draws stay under 1e-6).
+		tol, peak := 0.0, 0.0
+		if order > 4 {
+			tol, peak = 5e-4, 2e-3
+		}
+		cs = append(cs, gpuIIRCase{name: fmt.Sprintf("lfilter order %d", order), state: order > 0, tol: tol,
 			zi: func(rows int) (int, int, []float64) { return rows, order, randZi(r, rows*order) },
 			run: func(src, dst, zi, zf *gpuimage.Image, o ...gpuimage.Option) error {
 				return dsp.LFilterState(src, dst, b, a, zi, zf, o...)
 			}})
 		if order > 0 && order <= 8 {
-			// A transfer function of order 5 and more in float32 coefficients (the
-			// direct form's sensitivity: SOS is the stable way) peaks at up to
-			// 1.6e-4 of the RMS (H100, order 8, poles within 0.95).
-			peak := 0.0
-			if order > 4 {
-				peak = 5e-4
-			}
-			cs = append(cs, gpuIIRCase{name: fmt.Sprintf("filtfilt order %d", order), peak: peak,
+			cs = append(cs, gpuIIRCase{name: fmt.Sprintf("filtfilt order %d", order), tol: tol, peak: peak,
 				run: func(src, dst, _, _ *gpuimage.Image, o ...gpuimage.Option) error {
 					return dsp.FiltFilt(src, dst, b, a, o...)
 				}})
@@ -136,7 +138,7 @@ func TestCUDAIIRMatchesCPU(t *testing.T) {
 					t.Errorf("%s: GPU off the CPU by up to %.3g of the RMS (want %g)", name, p, pt)
 				}
 				if c.state {
-					if d, ok := closeTo(f64(tu.Float32s(t, gzf)), f64(tu.Float32s(t, czf)), 1e-4); !ok {
+					if d, ok := closeTo(f64(tu.Float32s(t, gzf)), f64(tu.Float32s(t, czf)), max(c.tol, 1e-4)); !ok {
 						t.Errorf("%s: zf off the CPU's by %.3g", name, d)
 					}
 				}
