@@ -64,3 +64,7 @@ func polyCUDA(str core.Stream, d, s *core.State, pl *plan, t0 int64) error {
 		K: int32(k), W: int32(w), T0: t0, H: buf.Ptr}
 	return s.Dev.Launch(str, name, grid, block, shmem, core.Struct(&p))
 }
+
+func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
+	return fmt.Errorf("resize: no CUDA kernels yet")
+}
