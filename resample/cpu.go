@@ -192,6 +192,9 @@ func sepRows[T cpu.Elem](dv, sv cpu.View, pl *resizePlan, y0, y1 int) {
 			for j, wj := range ws {
 				acc += int64(in[clamp(st+j, pl.sw)*cn+c]) * int64(wj)
 			}
+			if pl.arith == arPillow {
+				acc = satU8((acc + 1<<(pillowBits-1)) >> pillowBits)
+			}
 			h[x] = float64(acc)
 		}
 		tags[slot] = r
@@ -259,6 +262,9 @@ func vertical[T cpu.Elem](pl *resizePlan, hs [][]float64, bs []float32, x int) T
 	for j, b := range bs {
 		acc += int64(hs[j][x]) * int64(b)
 	}
+	if pl.arith == arPillow {
+		return T(satU8((acc + 1<<(pillowBits-1)) >> pillowBits))
+	}
 	var z T
 	switch any(z).(type) {
 	case uint8:
@@ -274,3 +280,130 @@ func clamp(i, n int) int { return max(0, min(i, n-1)) }
 func sat16(v int64) int32 { return int32(max(math.MinInt16, min(math.MaxInt16, v))) }
 
 func satU8(v int64) int64 { return max(0, min(255, v)) }
+
+// pyrCPU is the CPU twin of gi_pyrdown_* and gi_pyrup_* (resample_pyr.cu):
+// OpenCV's pyrDown_ and pyrUp_, a row pass then a column pass, exact integer sums
+// for the integer depths and float32 in OpenCV's order for 32F.
+func pyrCPU(d, s *core.State, pl *pyrPlan) {
+	switch s.Depth {
+	case core.Depth8U:
+		pyrT[uint8](d, s, pl)
+	case core.Depth16U:
+		pyrT[uint16](d, s, pl)
+	case core.Depth16S:
+		pyrT[int16](d, s, pl)
+	default:
+		pyrT[float32](d, s, pl)
+	}
+}
+
+// pyrVal is a pass's value: an exact integer, or a float32 (f) for 32F.
+type pyrVal struct {
+	i int64
+	f float32
+}
+
+func pyrT[T cpu.Elem](d, s *core.State, pl *pyrPlan) {
+	sv, dv := cpu.HostView(s), cpu.HostView(d)
+	var z T
+	_, isF := any(z).(float32)
+	// comb is a + 6b + ... as OpenCV writes each sum, in float32 for 32F.
+	mul := func(a pyrVal, k int) pyrVal { return pyrVal{a.i * int64(k), float32(a.f * float32(k))} }
+	add := func(a, b pyrVal) pyrVal { return pyrVal{a.i + b.i, float32(a.f + b.f)} }
+	elem := func(row []T, i int) pyrVal { return pyrVal{int64(row[i]), float32(row[i])} }
+	cn := pl.cn
+	store := func(out []T, x int, v pyrVal, shift int) {
+		if isF {
+			out[x] = T(float32(v.f * (1 / float32(int(1)<<shift))))
+			return
+		}
+		out[x] = cpu.Saturate[T](float32((v.i + 1<<(shift-1)) >> shift))
+	}
+	if !pl.up {
+		// 6*s2 + 4*(s1 + s3) + s0 + s4 over rows or columns 2i-2 .. 2i+2.
+		five := func(v [5]pyrVal) pyrVal {
+			return add(add(add(mul(v[2], 6), mul(add(v[1], v[3]), 4)), v[0]), v[4])
+		}
+		// Past width0 OpenCV's right-border table steps its taps by one source
+		// column an output instead of two (pyrDown_'s tabR): kept, so that a wider
+		// dst than half the source matches it.
+		width0 := min((pl.sw-3)/2+1, pl.dw)
+		centre := func(dx int) int {
+			if dx < width0 {
+				return 2 * dx
+			}
+			return 2*width0 + dx - width0
+		}
+		cpu.ParallelRows(pl.dh, pl.dw*cn*25, func(y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				var rows [5][]T
+				for k := range rows {
+					rows[k] = cpu.Row[T](sv, cpu.BorderMap(2*y+k-2, pl.sh, pl.border))
+				}
+				out := cpu.Row[T](dv, y)
+				for x := range out {
+					dx, c := x/cn, x%cn
+					var h [5]pyrVal
+					for k, r := range rows {
+						var v [5]pyrVal
+						for j := range v {
+							v[j] = elem(r, cpu.BorderMap(centre(dx)+j-2, pl.sw, pl.border)*cn+c)
+						}
+						h[k] = five(v)
+					}
+					store(out, x, five(h), 8)
+				}
+			}
+		})
+		return
+	}
+	// pyrUp: the row pass at upsampled column X of a source row.
+	hval := func(r []T, X, c int) pyrVal {
+		w := pl.sw
+		if X == 2*w {
+			X = 2*w - 1 // an odd width's extra column repeats the one before
+		}
+		x := X / 2
+		s := func(i int) pyrVal { return elem(r, i*cn+c) }
+		switch {
+		case w == 1:
+			return mul(s(0), 8)
+		case X%2 == 1 && x == w-1:
+			return mul(s(x), 8)
+		case X%2 == 1:
+			return mul(add(s(x), s(x+1)), 4)
+		case x == 0:
+			return add(mul(s(0), 6), mul(s(1), 2))
+		case x == w-1:
+			return add(s(x-1), mul(s(x), 7))
+		}
+		return add(add(s(x-1), mul(s(x), 6)), s(x+1))
+	}
+	// Rows past the edges reflect (101) on the upsampled grid, twice src's height.
+	// (A height of 2h-1 drops the last row; OpenCV 4.6's integer vector code
+	// writes that image's last row with the odd rows' formula, its float code and
+	// its scalar code with the even rows': gpuimg uses the even rows' throughout.)
+	up := func(y int) int { return cpu.BorderMap(2*y, 2*pl.sh, pl.border) / 2 }
+	cpu.ParallelRows(pl.dh, pl.dw*cn*9, func(y0, y1 int) {
+		for Y := y0; Y < y1; Y++ {
+			yy := Y
+			if yy == 2*pl.sh {
+				yy = 2*pl.sh - 2 // an odd height's extra row repeats row 2h-2, as OpenCV does
+			}
+			y := yy / 2
+			r0, r1, r2 := cpu.Row[T](sv, up(y-1)), cpu.Row[T](sv, y), cpu.Row[T](sv, up(y+1))
+			out := cpu.Row[T](dv, Y)
+			for x := range out {
+				X, c := x/cn, x%cn
+				h0, h1, h2 := hval(r0, X, c), hval(r1, X, c), hval(r2, X, c)
+				var v pyrVal
+				if yy%2 == 0 {
+					v = add(add(h0, mul(h1, 6)), h2)
+				} else {
+					v = mul(add(h1, h2), 4)
+				}
+				store(out, x, v, 6)
+			}
+		}
+	})
+}

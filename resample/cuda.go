@@ -65,6 +65,132 @@ func polyCUDA(str core.Stream, d, s *core.State, pl *plan, t0 int64) error {
 	return s.Dev.Launch(str, name, grid, block, shmem, core.Struct(&p))
 }
 
+// resizeSuffix names an element type in the resize kernels' names.
+func resizeSuffix(d core.Depth) string {
+	return map[core.Depth]string{core.Depth8U: "u8", core.Depth16U: "u16", core.Depth16S: "s16", core.Depth32F: "f32"}[d]
+}
+
+// resizeCUDA launches the plan's kernel (kernels/resample_resize.cu) with its
+// tables on the device (kept for the next call with the same tables:
+// internal/devcache).
 func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
-	return fmt.Errorf("resize: no CUDA kernels yet")
+	p := resizeParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Sw: int32(pl.sw), Sh: int32(pl.sh),
+		Dw: int32(pl.dw), Dh: int32(pl.dh), Cn: int32(pl.cn)}
+	var tabs [][]byte
+	switch pl.kind {
+	case kindGather:
+		tabs = [][]byte{int32Bytes(pl.xs), int32Bytes(pl.ys)}
+	case kindSep:
+		tabs = [][]byte{int32Bytes(pl.x.start), f32Bytes(pl.x.w), int32Bytes(pl.y.start), f32Bytes(pl.y.w)}
+	}
+	var buf *core.Buffer
+	if len(tabs) > 0 {
+		size := 0
+		for _, t := range tabs {
+			size += len(t)
+		}
+		var err error
+		buf, err = devcache.Derived(s.Dev, str, "resample-resize", tabs, size, func(buf *core.Buffer) error {
+			off := 0
+			for _, t := range tabs {
+				c := core.Copy{Dst: buf, DstOff: off, SrcHost: t, DstPitch: len(t), SrcPitch: len(t), Width: len(t), Rows: 1}
+				if err := s.Dev.Copy2D(c, str); err != nil {
+					return err
+				}
+				off += len(t)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		defer buf.Release()
+	}
+	at := func(i int) uintptr {
+		off := 0
+		for _, t := range tabs[:i] {
+			off += len(t)
+		}
+		return buf.Ptr + uintptr(off)
+	}
+	gy := func(n int) int { return min(n, 65535) }
+	sfx := resizeSuffix(pl.depth)
+	switch pl.kind {
+	case kindGather:
+		p.Xs, p.Ys = at(0), at(1)
+		name := map[int]string{1: "u8", 2: "u16", 4: "f32"}[pl.depth.Size()]
+		return s.Dev.Launch(str, "gi_resize_gather_"+name, [3]int{(pl.dw + 255) / 256, gy(pl.dh), 1}, [3]int{256, 1, 1}, 0, core.Struct(&p))
+	case kindAreaFast:
+		p.Ix, p.Iy = int32(pl.ix), int32(pl.iy)
+		if pl.round2 {
+			p.Round2 = 1
+		}
+		if pl.round2 && pl.depth == core.Depth8U && pl.cn != 2 && s.Aligned(16) && d.Aligned(8) {
+			groups := (pl.dw + 7) / 8
+			return s.Dev.Launch(str, fmt.Sprintf("gi_resize_area2_u8c%d", pl.cn), [3]int{(groups + 127) / 128, gy(pl.dh), 1}, [3]int{128, 1, 1}, 0, core.Struct(&p))
+		}
+		return s.Dev.Launch(str, "gi_resize_area_"+sfx, [3]int{(pl.dw*pl.cn + 255) / 256, gy(pl.dh), 1}, [3]int{256, 1, 1}, 0, core.Struct(&p))
+	}
+	p.Xstart, p.Xw, p.Ystart, p.Yw = at(0), at(1), at(2), at(3)
+	p.Nx, p.Ny, p.Simd, p.SimdKind = int32(pl.x.n), int32(pl.y.n), int32(pl.simd), int32(pl.simdKind)
+	th, tr := resizeTile(pl, core.MultiProcessors(s.Dev))
+	p.Th, p.Tr = int32(th), int32(tr)
+	name := resizeSepKernel(pl)
+	grid := [3]int{(pl.dw*pl.cn + resizeTW - 1) / resizeTW, gy((pl.dh + th - 1) / th), 1}
+	return s.Dev.Launch(str, name, grid, [3]int{resizeTW, 1, 1}, tr*resizeTW*4, core.Struct(&p))
+}
+
+// resizeSepKernel is the separable kernel for the plan: its arithmetic, and its taps
+// an axis when both axes have 2, 4 or 8 (the float kernels take any number).
+func resizeSepKernel(pl *resizePlan) string {
+	mode := map[arith]string{arFloat: "f", arFix8: "x8", arExact: "ex", arPillow: "p"}[pl.arith]
+	k := 0
+	if pl.x.n == pl.y.n && (pl.x.n == 2 || pl.x.n == 4 || pl.x.n == 8) && pl.arith != arPillow && (pl.arith != arFloat || pl.depth != core.Depth8U) {
+		k = pl.x.n
+	}
+	return fmt.Sprintf("gi_resize_sep_%s_%d_%s", mode, k, resizeSuffix(pl.depth))
+}
+
+// resizeTile picks the separable kernel's tile height th (up to 32 output rows,
+// fewer where the tiles would not fill the device twice or their source rows would
+// not fit in shared memory) and the stage's rows tr (the most any tile needs; a
+// tile of one row may need more, which the kernel stages tr rows at a time).
+func resizeTile(pl *resizePlan, sms int) (th, tr int) {
+	maxRows := resizeSmem / (resizeTW * 4)
+	cols := (pl.dw*pl.cn + resizeTW - 1) / resizeTW
+	rows := func(th int) int {
+		r := 0
+		for y0 := 0; y0 < pl.dh; y0 += th {
+			y1 := min(y0+th, pl.dh)
+			r = max(r, int(pl.y.start[y1-1])+pl.y.n-int(pl.y.start[y0]))
+		}
+		return r
+	}
+	for th = 32; th > 1; th /= 2 {
+		if cols*((pl.dh+th-1)/th) >= 2*sms && rows(th) <= maxRows {
+			break
+		}
+	}
+	return th, min(rows(th), maxRows)
+}
+
+func int32Bytes(v []int32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
+}
+
+func f32Bytes(v []float32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
+}
+
+// pyrCUDA launches gi_pyrdown_* or gi_pyrup_* (kernels/resample_pyr.cu): a thread
+// an output element, the rows spread over the grid's second axis.
+func pyrCUDA(str core.Stream, d, s *core.State, pl *pyrPlan) error {
+	p := pyrParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Sw: int32(pl.sw), Sh: int32(pl.sh),
+		Dw: int32(pl.dw), Dh: int32(pl.dh), Cn: int32(pl.cn), Border: int32(pl.border), Width0: int32(min((pl.sw-3)/2+1, pl.dw))}
+	name := "gi_pyrdown_"
+	if pl.up {
+		name = "gi_pyrup_"
+	}
+	grid := [3]int{(pl.dw*pl.cn + 255) / 256, min(pl.dh, 65535), 1}
+	return s.Dev.Launch(str, name+resizeSuffix(s.Depth), grid, [3]int{256, 1, 1}, 0, core.Struct(&p))
 }

@@ -1,6 +1,7 @@
 package resample_test
 
 import (
+	"image"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -27,6 +28,49 @@ func TestLaunchedKernelsExist(t *testing.T) {
 			t.Fatal(err)
 		}
 		dst.Close()
+	}
+	rec.CheckLaunched(t)
+}
+
+// Every kernel Resize launches: each interpolation and depth, shrinking and
+// enlarging, the 2x2 fast path at each channel count and unaligned.
+func TestResizeKernelsExist(t *testing.T) {
+	rec := tu.NewRecorder()
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC2, gpuimage.CV8UC3, gpuimage.CV8UC4,
+		gpuimage.CV16UC1, gpuimage.CV16SC3, gpuimage.CV32FC1} {
+		src := rec.Image(t, 60, 90, mt)
+		for _, in := range []resample.Interpolation{resample.InterNearest, resample.InterLinear, resample.InterCubic,
+			resample.InterArea, resample.InterLanczos4, resample.InterLinearExact, resample.InterNearestExact} {
+			for _, k := range [][2]float64{{0.5, 0.5}, {1.0 / 3, 1.0 / 3}, {0.3, 0.7}, {2.5, 1.5}} {
+				dst := &gpuimage.Image{}
+				if err := resample.Resize(src, dst, image.Point{}, k[0], k[1], in); err != nil {
+					t.Fatal(err)
+				}
+				dst.Close()
+			}
+		}
+		for _, b := range []gpuimage.BorderType{gpuimage.BorderDefault, gpuimage.BorderReplicate} {
+			dst := &gpuimage.Image{}
+			if err := resample.PyrDown(src, dst, image.Point{}, b); err != nil {
+				t.Fatal(err)
+			}
+			dst.Close()
+		}
+		dst := &gpuimage.Image{}
+		if err := resample.PyrUp(src, dst, image.Point{}, gpuimage.BorderDefault); err != nil {
+			t.Fatal(err)
+		}
+		dst.Close()
+		for _, sz := range []image.Point{{30, 20}, {3, 1}, {200, 60}} {
+			for _, f := range []resample.Filter{resample.Box, resample.Lanczos3} {
+				dst := &gpuimage.Image{}
+				if err := resample.Scale(src, dst, sz, f); err != nil {
+					t.Fatal(err)
+				}
+				dst.Close()
+			}
+		}
+		src.Close()
 	}
 	rec.CheckLaunched(t)
 }

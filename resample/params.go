@@ -20,3 +20,34 @@ type polyParams struct {
 	T0                                int64
 	H                                 uintptr
 }
+
+// The resize kernels' tile: kernels/resample_params.h's GI_RESIZE_TW and
+// GI_RESIZE_SMEM (TestParamsMatchKernels).
+const (
+	resizeTW   = 256
+	resizeSmem = 48 << 10
+)
+
+// resizeParams mirrors gi_resize_*'s parameters (kernels/resample_params.h:
+// ResizeParams) field for field.
+type resizeParams struct {
+	Src                            uintptr
+	Sp                             int32
+	Dst                            uintptr
+	Dp                             int32
+	Sw, Sh, Dw, Dh, Cn             int32
+	Xs, Ys                         uintptr
+	Ix, Iy, Round2                 int32
+	Xstart, Xw, Ystart, Yw         uintptr
+	Nx, Ny, Th, Tr, Simd, SimdKind int32
+}
+
+// pyrParams mirrors gi_pyrdown_* and gi_pyrup_*'s parameters (kernels/resample_params.h:
+// PyrParams) field for field.
+type pyrParams struct {
+	Src                                uintptr
+	Sp                                 int32
+	Dst                                uintptr
+	Dp                                 int32
+	Sw, Sh, Dw, Dh, Cn, Border, Width0 int32
+}

@@ -12,6 +12,12 @@ func TestParamsMatchKernels(t *testing.T) {
 	if err := kparams.Compare(kparams.Structs()["ResamplePolyParams"], polyParams{}); err != nil {
 		t.Errorf("ResamplePolyParams: %v", err)
 	}
+	if err := kparams.Compare(kparams.Structs()["PyrParams"], pyrParams{}); err != nil {
+		t.Errorf("PyrParams: %v", err)
+	}
+	if err := kparams.Compare(kparams.Structs()["ResizeParams"], resizeParams{}); err != nil {
+		t.Errorf("ResizeParams: %v", err)
+	}
 	for _, c := range []struct {
 		name      string
 		go_, cuda int
@@ -19,6 +25,8 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_RESAMPLE_THREADS", polyThreads, kparams.ResampleThreads},
 		{"GI_RESAMPLE_MAXK", polyMaxK, kparams.ResampleMaxK},
 		{"GI_RESAMPLE_MAXT", polyMaxT, kparams.ResampleMaxT},
+		{"GI_RESIZE_TW", resizeTW, kparams.ResizeTW},
+		{"GI_RESIZE_SMEM", resizeSmem, kparams.ResizeSmem},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

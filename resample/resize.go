@@ -221,6 +221,9 @@ const (
 	// arExact: INTER_LINEAR_EXACT's fixed point: taps with 8 (8-bit) or 16
 	// fraction bits, the vertical product rounded at twice that.
 	arExact
+	// arPillow: Pillow's 8-bit resampling: 22-bit integer taps, each pass
+	// rounded ((sum + 2^21) >> 22) and clipped to 0..255 (Scale).
+	arPillow
 )
 
 const (

@@ -25,7 +25,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "e6be4bddd286a3694655959f4b7dd977108c88cf379454c770b5515dc828c90e"
+const HeadersSum = "3f6ab6c3018bab12332746ae55d3c332269f93ee966838636d37ca1a0d474144"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -96,6 +96,8 @@ func Structs() map[string]any {
 		"FftFusedParams":    C.struct_FftFusedParams{},
 		// kernels/resample_params.h
 		"ResamplePolyParams": C.struct_ResamplePolyParams{},
+		"ResizeParams":       C.struct_ResizeParams{},
+		"PyrParams":          C.struct_PyrParams{},
 	}
 }
 
@@ -141,6 +143,8 @@ const (
 	ResampleThreads = C.GI_RESAMPLE_THREADS
 	ResampleMaxK    = C.GI_RESAMPLE_MAXK
 	ResampleMaxT    = C.GI_RESAMPLE_MAXT
+	ResizeTW        = C.GI_RESIZE_TW
+	ResizeSmem      = C.GI_RESIZE_SMEM
 )
 
 // The filter limits.

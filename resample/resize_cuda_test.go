@@ -1,0 +1,202 @@
+//go:build cuda
+
+package resample_test
+
+import (
+	"fmt"
+	"image"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+	"github.com/gpuimg/gpuimg/resample"
+)
+
+// Resize on the GPU against the CPU device on fresh random images: every
+// interpolation, depth and channel count, shrinking and enlarging by integer and
+// fractional factors (the 2x2 fast path among them), 1x1, 1xN, Nx1, 451x300 and
+// 4097x3 images, views inside a larger image (unaligned: the fast path's fallback),
+// into poisoned outputs. The kernels reproduce the CPU twin's arithmetic operation
+// for operation, so the results must be identical.
+func TestCUDAResizeMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	types := []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC2, gpuimage.CV8UC3, gpuimage.CV8UC4,
+		gpuimage.CV16UC1, gpuimage.CV16UC4, gpuimage.CV16SC3, gpuimage.CV32FC1, gpuimage.CV32FC3}
+	shapes := [][2]int{{1, 1}, {1, 37}, {29, 1}, {300, 451}, {3, 4097}, {64, 96}}
+	scales := []resizeCase{{fx: 0.5, fy: 0.5}, {fx: 2, fy: 2}, {fx: 1.0 / 3, fy: 0.25}, {fx: 0.3, fy: 1.7},
+		{fx: 0.06, fy: 0.05}, {size: image.Pt(17, 9)}, {size: image.Pt(1, 1)}, {fx: 1.01, fy: 0.99}}
+	for _, mt := range types {
+		for _, sh := range shapes {
+			for _, roi := range []bool{false, true} {
+				if roi && sh[0] == 1 {
+					continue
+				}
+				prow, pcol, rect := sh[0], sh[1], image.Rect(0, 0, sh[1], sh[0])
+				if roi {
+					prow, pcol, rect = sh[0]+5, sh[1]+7, image.Rect(3, 2, 3+sh[1], 2+sh[0])
+				}
+				data := tu.RandomBytes(r, mt.Depth(), prow*pcol*mt.Channels())
+				cs, gs := view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
+				for _, k := range scales {
+					w, h := float64(sh[1])*k.fx, float64(sh[0])*k.fy
+					if k.size == (image.Point{}) && (w <= 0.5 || h <= 0.5) {
+						continue
+					}
+					for _, in := range allInterps {
+						name := fmt.Sprintf("%v/%dx%d/roi=%v/%v/size=%v,fx=%.3g,fy=%.3g", mt, sh[1], sh[0], roi, in, k.size, k.fx, k.fy)
+						want := &gpuimage.Image{}
+						if err := resample.Resize(cs, want, k.size, k.fx, k.fy, in); err != nil {
+							t.Fatalf("%s: CPU: %v", name, err)
+						}
+						got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), mt)
+						if err := resample.Resize(gs, got, k.size, k.fx, k.fy, in); err != nil {
+							t.Fatalf("%s: GPU: %v", name, err)
+						}
+						if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
+							t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
+						}
+						want.Close()
+						got.Close()
+					}
+				}
+				cs.Close()
+				gs.Close()
+			}
+		}
+	}
+}
+
+// The bench's shapes, 4K 8UC3 down to 1080p and 224x224 and 1080p up to 4K, on
+// both devices.
+func TestCUDAResizeLargeMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	data := tu.RandomBytes(r, gpuimage.Depth8U, 2160*3840*3)
+	cs, gs := view(t, gpuimage.CPU(), 2160, 3840, gpuimage.CV8UC3, data, image.Rect(0, 0, 3840, 2160)),
+		view(t, gpu, 2160, 3840, gpuimage.CV8UC3, data, image.Rect(0, 0, 3840, 2160))
+	defer cs.Close()
+	defer gs.Close()
+	for _, sz := range []image.Point{{1920, 1080}, {224, 224}, {7680, 4320}} {
+		for _, in := range allInterps {
+			if testing.Short() && sz.X > 3840 && in != resample.InterLinear {
+				continue
+			}
+			want, got := &gpuimage.Image{}, &gpuimage.Image{}
+			if err := resample.Resize(cs, want, sz, 0, 0, in); err != nil {
+				t.Fatal(err)
+			}
+			if err := resample.Resize(gs, got, sz, 0, 0, in); err != nil {
+				t.Fatal(err)
+			}
+			if d := tu.Compare(gpuimage.Depth8U, tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
+				t.Errorf("4K -> %v %v: %d of %d elements differ (max %g); %s", sz, in, d.Bad, d.N, d.MaxAbs, d.First)
+			}
+			want.Close()
+			got.Close()
+		}
+	}
+}
+
+// PyrDown and PyrUp on the GPU against the CPU device: every depth, odd and even
+// sizes, the sizes OpenCV allows, PyrDown's border rules, views; identical results.
+func TestCUDAPyrMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	types := []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV16UC1, gpuimage.CV16SC4, gpuimage.CV32FC1, gpuimage.CV32FC3}
+	for _, mt := range types {
+		for _, sh := range [][2]int{{1, 1}, {1, 37}, {29, 1}, {2, 3}, {300, 451}, {3, 4097}} {
+			rect := image.Rect(3, 2, 3+sh[1], 2+sh[0])
+			data := tu.RandomBytes(r, mt.Depth(), (sh[0]+5)*(sh[1]+7)*mt.Channels())
+			cs, gs := view(t, gpuimage.CPU(), sh[0]+5, sh[1]+7, mt, data, rect), view(t, gpu, sh[0]+5, sh[1]+7, mt, data, rect)
+			type call struct {
+				name string
+				f    func(src, dst *gpuimage.Image) error
+			}
+			var calls []call
+			for _, b := range []gpuimage.BorderType{gpuimage.BorderDefault, gpuimage.BorderReplicate, gpuimage.BorderReflect, gpuimage.BorderWrap} {
+				for _, ds := range []image.Point{{}, {sh[1]/2 + 1, sh[0]/2 + 1}, {max(1, sh[1]/2), max(1, sh[0]/2)}} {
+					calls = append(calls, call{fmt.Sprintf("PyrDown %v %v", b, ds), func(src, dst *gpuimage.Image) error {
+						return resample.PyrDown(src, dst, ds, b)
+					}})
+				}
+			}
+			for _, us := range []image.Point{{}, {sh[1]*2 + 1, sh[0]*2 + 1}, {sh[1]*2 - 1, sh[0]*2 - 1}} {
+				calls = append(calls, call{fmt.Sprintf("PyrUp %v", us), func(src, dst *gpuimage.Image) error {
+					return resample.PyrUp(src, dst, us, gpuimage.BorderDefault)
+				}})
+			}
+			for _, c := range calls {
+				name := fmt.Sprintf("%v %dx%d %s", mt, sh[1], sh[0], c.name)
+				want := &gpuimage.Image{}
+				if err := c.f(cs, want); err != nil {
+					continue // a size the call refuses for this source (checked on the CPU)
+				}
+				got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), mt)
+				if err := c.f(gs, got); err != nil {
+					t.Fatalf("%s: GPU: %v", name, err)
+				}
+				if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
+					t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
+				}
+				want.Close()
+				got.Close()
+			}
+			cs.Close()
+			gs.Close()
+		}
+	}
+}
+
+// Scale on the GPU against the CPU device: every filter and depth, shrinking
+// (steep shrinks whose filter spans more rows than one stage holds among them),
+// enlarging, one axis only, views; identical results.
+func TestCUDAScaleMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4, gpuimage.CV16UC1, gpuimage.CV32FC3} {
+		for _, sh := range [][2]int{{1, 1}, {1, 37}, {300, 451}, {3, 4097}, {700, 90}} {
+			rect := image.Rect(3, 2, 3+sh[1], 2+sh[0])
+			data := tu.RandomBytes(r, mt.Depth(), (sh[0]+5)*(sh[1]+7)*mt.Channels())
+			cs, gs := view(t, gpuimage.CPU(), sh[0]+5, sh[1]+7, mt, data, rect), view(t, gpu, sh[0]+5, sh[1]+7, mt, data, rect)
+			for _, sz := range []image.Point{{1, 1}, {sh[1]/2 + 1, sh[0]/2 + 1}, {sh[1]/9 + 1, sh[0]/40 + 1}, {sh[1]*2 + 1, sh[0] + 3}, {sh[1], sh[0]/3 + 1}} {
+				if sz.X == sh[1] && sz.Y == sh[0] {
+					continue
+				}
+				for _, f := range allFilters {
+					name := fmt.Sprintf("%v %dx%d -> %v %v", mt, sh[1], sh[0], sz, f)
+					want := &gpuimage.Image{}
+					if err := resample.Scale(cs, want, sz, f); err != nil {
+						t.Fatalf("%s: CPU: %v", name, err)
+					}
+					got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), mt)
+					if err := resample.Scale(gs, got, sz, f); err != nil {
+						t.Fatalf("%s: GPU: %v", name, err)
+					}
+					if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
+						t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
+					}
+					want.Close()
+					got.Close()
+				}
+			}
+			cs.Close()
+			gs.Close()
+		}
+	}
+}
+
+// view uploads a prow x pcol image of data to dev and returns its region rect.
+func view(t *testing.T, dev *gpuimage.Device, prow, pcol int, mt gpuimage.MatType, data []byte, rect image.Rectangle) *gpuimage.Image {
+	t.Helper()
+	full, err := gpuimage.NewFromBytes(dev, prow, pcol, mt, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer full.Close()
+	v, err := full.Region(rect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

@@ -1,0 +1,213 @@
+package resample
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// Filter is Scale's resampling filter, Pillow's names (Image.Resampling).
+type Filter int
+
+// The filters: the support (in source pixels at scale 1) grows with the
+// shrinking factor, so every source pixel counts (antialiasing).
+const (
+	// Box is the mean of the pixels an output pixel covers (support 0.5).
+	Box Filter = iota
+	// Bilinear is the triangle filter (support 1).
+	Bilinear
+	// Bicubic is the cubic filter with a = -0.5 (support 2), Pillow's default.
+	Bicubic
+	// Lanczos3 is the 3-lobe Lanczos filter (support 3).
+	Lanczos3
+	// Hamming is the Hamming-windowed sinc of support 1.
+	Hamming
+)
+
+func (f Filter) String() string {
+	switch f {
+	case Box:
+		return "box"
+	case Bilinear:
+		return "bilinear"
+	case Bicubic:
+		return "bicubic"
+	case Lanczos3:
+		return "lanczos3"
+	case Hamming:
+		return "hamming"
+	}
+	return fmt.Sprintf("Filter(%d)", int(f))
+}
+
+// ParseFilter returns the filter a name (String's, in any case; "lanczos" too)
+// stands for.
+func ParseFilter(name string) (Filter, error) {
+	for f := Box; f <= Hamming; f++ {
+		if equalFold(name, f.String()) {
+			return f, nil
+		}
+	}
+	if equalFold(name, "lanczos") {
+		return Lanczos3, nil
+	}
+	return 0, fmt.Errorf("resample: unknown filter %q (box, bilinear, bicubic, lanczos3, hamming)", name)
+}
+
+// support and weight are Pillow's filters (libImaging/Resample.c).
+func (f Filter) support() float64 {
+	return [...]float64{Box: 0.5, Bilinear: 1, Bicubic: 2, Lanczos3: 3, Hamming: 1}[f]
+}
+
+func (f Filter) weight(x float64) float64 {
+	switch f {
+	case Box:
+		if x > -0.5 && x <= 0.5 {
+			return 1
+		}
+		return 0
+	case Bilinear:
+		x = math.Abs(x)
+		if x < 1 {
+			return 1 - x
+		}
+		return 0
+	case Bicubic:
+		const a = -0.5
+		x = math.Abs(x)
+		if x < 1 {
+			return ((a+2)*x-(a+3))*x*x + 1
+		}
+		if x < 2 {
+			return (((x-5)*x+8)*x - 4) * a
+		}
+		return 0
+	case Hamming:
+		if x < 0 {
+			x = -x
+		}
+		if x == 0 {
+			return 1
+		}
+		if x >= 1 {
+			return 0
+		}
+		x *= math.Pi
+		return math.Sin(x) / x * (float64(float32(0.54)) + float64(float32(0.46))*math.Cos(x)) // Pillow's 0.54f, 0.46f
+	}
+	if -3 <= x && x < 3 {
+		return sinc(x) * sinc(x/3)
+	}
+	return 0
+}
+
+func sinc(x float64) float64 {
+	if x == 0 {
+		return 1
+	}
+	x *= math.Pi
+	return math.Sin(x) / x
+}
+
+// Scale resizes src into dst (of size) with an antialiasing filter, as Pillow's
+// Image.resize(size, filter) and libvips do: when shrinking, the filter is
+// stretched by the factor, so that every source pixel contributes (cv::resize's
+// linear, cubic and Lanczos4 kernels sample only a few pixels and alias). 8-bit
+// images are computed as Pillow computes them (22-bit fixed-point weights, the
+// horizontal pass first, rounded to 8 bits between the passes); 16U, 16S and 32F
+// in float32. Channels are resampled independently (Pillow's "RGBa": premultiply
+// a straight alpha first, as Pillow does for "RGBA").
+func Scale(src, dst *gpuimage.Image, size image.Point, f Filter, opts ...gpuimage.Option) error {
+	const op = "resample.Scale"
+	s := core.StateOf(src)
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if f < Box || f > Hamming {
+		return fmt.Errorf("%s: unknown filter %d", op, int(f))
+	}
+	if size.X < 1 || size.Y < 1 {
+		return fmt.Errorf("%s: size %dx%d: both sides must be positive", op, size.X, size.Y)
+	}
+	if size.X >= maxResize || size.Y >= maxResize || int64(size.X)*int64(size.Y) >= maxResize {
+		return fmt.Errorf("%s: size %dx%d: too large", op, size.X, size.Y)
+	}
+	if s.Chans > 4 {
+		return fmt.Errorf("%s: %d channels (1 to 4)", op, s.Chans)
+	}
+	if size.X == s.Cols && size.Y == s.Rows {
+		return src.CopyTo(dst, opts...)
+	}
+	pl := &resizePlan{sw: s.Cols, sh: s.Rows, dw: size.X, dh: size.Y, cn: s.Chans, depth: s.Depth, kind: kindSep, arith: arFloat}
+	fix := s.Depth == core.Depth8U
+	if fix {
+		pl.arith = arPillow
+	}
+	pl.x, pl.y = pillowAxis(s.Cols, size.X, f, fix), pillowAxis(s.Rows, size.Y, f, fix)
+	if size.Y == s.Rows {
+		pl.y = identityAxis(s.Rows, fix) // Pillow skips a pass that keeps the size
+	}
+	if size.X == s.Cols {
+		pl.x = identityAxis(s.Cols, fix)
+	}
+	return runResize(op, s, dst, pl, opts)
+}
+
+// pillowBits are the fraction bits of Pillow's 8-bit weights (PRECISION_BITS).
+const pillowBits = 22
+
+// pillowAxis is Pillow's precompute_coeffs: output i reads the source pixels
+// [xmin, xmin+n) around its centre (i+0.5)*scale, weighted by the filter stretched
+// by max(scale, 1) and normalised to sum 1; for 8-bit images the weights are then
+// rounded to 22-bit integers (normalize_coeffs_8bpc). Outputs with fewer taps
+// than the most repeat their last index with weight 0.
+func pillowAxis(n, dn int, f Filter, fix bool) axis {
+	scale := float64(n) / float64(dn)
+	fs := math.Max(scale, 1)
+	support := f.support() * fs
+	k := int(math.Ceil(support))*2 + 1
+	a := axis{start: make([]int32, dn), n: k, w: make([]float32, dn*k)}
+	w := make([]float64, k)
+	for d := 0; d < dn; d++ {
+		c := (float64(d) + 0.5) * scale
+		lo := max(int(c-support+0.5), 0)
+		hi := min(int(c+support+0.5), n) - lo
+		var sum float64
+		for x := 0; x < hi; x++ {
+			w[x] = f.weight((float64(x+lo) - c + 0.5) / fs)
+			sum += w[x]
+		}
+		a.start[d] = int32(lo)
+		for x := 0; x < hi && x < k; x++ {
+			v := w[x]
+			if sum != 0 {
+				v /= sum
+			}
+			if fix {
+				if v < 0 {
+					v = float64(int(-0.5 + v*(1<<pillowBits)))
+				} else {
+					v = float64(int(0.5 + v*(1<<pillowBits)))
+				}
+			}
+			a.w[d*k+x] = float32(v)
+		}
+	}
+	return a
+}
+
+// identityAxis is a pass that copies (one tap of weight one).
+func identityAxis(n int, fix bool) axis {
+	a := axis{start: make([]int32, n), n: 1, w: make([]float32, n)}
+	one := float32(1)
+	if fix {
+		one = 1 << pillowBits
+	}
+	for i := range a.start {
+		a.start[i], a.w[i] = int32(i), one
+	}
+	return a
+}
