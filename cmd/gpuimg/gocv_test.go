@@ -40,6 +40,21 @@ func TestCLIMatchesOpenCV(t *testing.T) {
 		{"sobel", []string{"sobel", "-dx", "0", "-dy", "1", "-ddepth", "8U", "-scale", "0.5", "-delta", "128"}, "camera.png", 1, 0, func(s gocv.Mat, d *gocv.Mat) {
 			gocv.Sobel(s, d, gocv.MatTypeCV8U, 0, 1, 3, 0.5, 128, gocv.BorderReflect101)
 		}},
+		{"resize", []string{"resize", "-size", "301x190", "-interp", "area"}, "coffee.png", 0, 0, func(s gocv.Mat, d *gocv.Mat) {
+			gocv.Resize(s, d, image.Pt(301, 190), 0, 0, gocv.InterpolationArea)
+		}},
+		{"resize-fx", []string{"resize", "-fx", "1.5", "-fy", "0.75"}, "astronaut.png", 0, 0, func(s gocv.Mat, d *gocv.Mat) {
+			gocv.Resize(s, d, image.Point{}, 1.5, 0.75, gocv.InterpolationLinear)
+		}},
+		{"pyrdown", []string{"pyrdown"}, "chelsea.png", 0, 0, func(s gocv.Mat, d *gocv.Mat) {
+			gocv.PyrDown(s, d, image.Point{}, gocv.BorderReflect101)
+		}},
+		{"pyrup", []string{"run", "pyrup", "resize:size=640x480:interp=cubic"}, "camera.png", 1, 0, func(s gocv.Mat, d *gocv.Mat) {
+			up := gocv.NewMat()
+			defer up.Close()
+			gocv.PyrUp(s, &up, image.Point{}, gocv.BorderReflect101)
+			gocv.Resize(up, d, image.Pt(640, 480), 0, 0, gocv.InterpolationCubic)
+		}},
 		// OpenCV's 8-bit BGR2Lab uses its own fixed-point tables (ours is within ±1
 		// of it but for 0.017% of values at ±2-3) and the blur adds ±1; Lab2BGR,
 		// bit-exact with OpenCV's, then turns one unit of L, a or b into up to 5

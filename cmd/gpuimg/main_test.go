@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	_ "image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -246,5 +248,47 @@ func TestBatchStagesMatchSingleRuns(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(out); len(entries) != 8 {
 		t.Errorf("%d files written, want 8", len(entries))
+	}
+}
+
+// thumbnail: a folder of images into thumbnails that fit the box with their aspect
+// kept (chelsea.png is 451x300: 128x85), or exactly the box with -fit=false.
+func TestThumbnail(t *testing.T) {
+	out := t.TempDir()
+	in := []string{filepath.Join(images, "chelsea.png"), filepath.Join(images, "astronaut.png")}
+	for _, c := range []struct {
+		fit      string
+		w, h, w2 int
+		sub      string
+	}{{"true", 128, 85, 128, "fit"}, {"false", 128, 128, 128, "box"}} {
+		dir := filepath.Join(out, c.sub) + "/"
+		code, _, errs := runCLI(append([]string{"thumbnail"}, append(in, "-o", dir, "-size", "128x128", "-fit", c.fit, "-device", "cpu")...)...)
+		if code != 0 {
+			t.Fatalf("thumbnail -fit %s: exit %d: %s", c.fit, code, errs)
+		}
+		for _, f := range []struct {
+			name string
+			w, h int
+		}{{"chelsea.png", c.w, c.h}, {"astronaut.png", c.w2, 128}} {
+			fh, err := os.Open(filepath.Join(dir, f.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, _, err := image.DecodeConfig(fh)
+			fh.Close()
+			if err != nil || cfg.Width != f.w || cfg.Height != f.h {
+				t.Errorf("-fit %s: %s is %dx%d (%v), want %dx%d", c.fit, f.name, cfg.Width, cfg.Height, err, f.w, f.h)
+			}
+		}
+	}
+}
+
+func TestFitInside(t *testing.T) {
+	for _, c := range []struct{ w, h, bw, bh, ww, wh int }{
+		{451, 300, 128, 128, 128, 85}, {300, 451, 128, 128, 85, 128}, {100, 50, 256, 256, 100, 50}, {5000, 1, 100, 100, 100, 1},
+	} {
+		if got := fitInside(c.w, c.h, image.Pt(c.bw, c.bh)); got != image.Pt(c.ww, c.wh) {
+			t.Errorf("fitInside(%dx%d, %dx%d) = %v, want %dx%d", c.w, c.h, c.bw, c.bh, got, c.ww, c.wh)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuimg/gpuimg/convolve"
 	"github.com/gpuimg/gpuimg/fftfilter"
 	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/resample"
 )
 
 // stepFunc runs one operation from src into dst on the stream on names.
@@ -194,6 +195,68 @@ func init() {
 			return func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 				return convolve.GaussianBlur(src, dst, k, sx, sy, b, on)
 			}, first(err1, err2, err3, err4)
+		}})
+	addOp(&opSpec{name: "resize", summary: "resize (OpenCV's resize): to -size, or by -fx and -fy",
+		params: []param{{"size", "0", "output size WxH (0: from fx and fy)"}, {"fx", "0", "horizontal scale factor (with no size)"},
+			{"fy", "0", "vertical scale factor (0: fx)"},
+			{"interp", "linear", "interpolation: nearest, linear, cubic, area, lanczos4, linear-exact, nearest-exact"}},
+		example: "gpuimg resize in.png -o out.png -size 1920x1080 -interp area",
+		build: func(a args) (stepFunc, error) {
+			sz, err1 := a.size("size")
+			fx, err2 := a.float("fx")
+			fy, err3 := a.float("fy")
+			in, err4 := resample.ParseInterpolation(a["interp"])
+			if fy == 0 {
+				fy = fx
+			}
+			return func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return resample.Resize(src, dst, sz, fx, fy, in, on)
+			}, first(err1, err2, err3, err4)
+		}})
+	addOp(&opSpec{name: "scale", summary: "antialiased resize to -size (Pillow's Image.resize filters)",
+		params:  []param{{"size", "", "output size WxH"}, {"filter", "lanczos3", "filter: box, bilinear, bicubic, lanczos3, hamming"}},
+		example: "gpuimg scale in.png -o out.png -size 1920x1080 -filter lanczos3",
+		build: func(a args) (stepFunc, error) {
+			sz, err1 := a.size("size")
+			f, err2 := resample.ParseFilter(a["filter"])
+			return func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return resample.Scale(src, dst, sz, f, on)
+			}, first(err1, err2)
+		}})
+	addOp(&opSpec{name: "thumbnail", summary: "antialiased thumbnails: the image shrunk to fit in -size, its aspect kept (-fit=false: exactly -size)",
+		params: []param{{"size", "256x256", "the box WxH"}, {"fit", "true", "keep the aspect ratio, fitting inside the box (never enlarging)"},
+			{"filter", "lanczos3", "filter: box, bilinear, bicubic, lanczos3, hamming"}},
+		example: "gpuimg thumbnail photos/ -o thumbs/ -size 256x256",
+		build: func(a args) (stepFunc, error) {
+			sz, err1 := a.size("size")
+			fit, err2 := strconv.ParseBool(a["fit"])
+			f, err3 := resample.ParseFilter(a["filter"])
+			return func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				out := sz
+				if fit {
+					out = fitInside(src.Cols(), src.Rows(), sz)
+				}
+				return resample.Scale(src, dst, out, f, on)
+			}, first(err1, err2, err3)
+		}})
+	addOp(&opSpec{name: "pyrdown", summary: "blur and halve (OpenCV's pyrDown)",
+		params:  []param{{"size", "0", "output size WxH (0: half, rounded up)"}, pBorder},
+		example: "gpuimg pyrdown in.png -o half.png",
+		build: func(a args) (stepFunc, error) {
+			sz, err1 := a.size("size")
+			b, err2 := a.border("border")
+			return func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return resample.PyrDown(src, dst, sz, b, on)
+			}, first(err1, err2)
+		}})
+	addOp(&opSpec{name: "pyrup", summary: "double and blur (OpenCV's pyrUp)",
+		params:  []param{{"size", "0", "output size WxH (0: twice the input)"}},
+		example: "gpuimg pyrup in.png -o double.png",
+		build: func(a args) (stepFunc, error) {
+			sz, err := a.size("size")
+			return func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				return resample.PyrUp(src, dst, sz, gpuimage.BorderDefault, on)
+			}, err
 		}})
 	addOp(&opSpec{name: "blur", summary: "normalized box filter (OpenCV's blur)",
 		params:  []param{{"ksize", "3", "kernel size: 3 or WxH"}, pAnchor, pBorder},
@@ -443,4 +506,11 @@ func codeList() string {
 	}
 	b.WriteString(line + "\n")
 	return b.String()
+}
+
+// fitInside is the size of a w x h image shrunk to fit in box, its aspect kept
+// (each side rounded, at least 1); an image that fits already keeps its size.
+func fitInside(w, h int, box image.Point) image.Point {
+	f := min(float64(box.X)/float64(w), float64(box.Y)/float64(h), 1)
+	return image.Pt(max(1, int(float64(w)*f+0.5)), max(1, int(float64(h)*f+0.5)))
 }
