@@ -9,6 +9,7 @@
 #   PNG batch alone);
 # PART=dsp: the signal package's GPU tests, benchmark and peers (CuPy, PyTorch);
 # PART=resample: the resampling package's GPU tests, benchmark and peers;
+# PART=resize: Resize and the pyramids: GPU tests, bench with NPP and OpenCV, ncu;
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -70,6 +71,40 @@ if [ "$part" = resample ]; then
   tail -1 "$out/resample-cli.log"
   step resample-sweep bash -c ".gpu/bench -sizes '' -only 'resample ' -e2e=false -reps 20 -o '$out/dsp-bench.csv' && RESAMPLE_ONLY=1 python3 bench/peers/dsp_bench.py $dspshapes 20 >>'$out/dsp-bench.csv'"
   step resample-report python3 bench/peers/report.py "$out/dsp-bench.csv" "$out/dsp-report"
+fi
+if [ "$part" = resize ]; then
+  # Resize and the pyramid steps: the GPU tests (identical to the CPU device), the
+  # bench's cases at 1080p and 4K (the halvings also at 8K) with NPP and OpenCV in
+  # the same run, the comparison table and report, ncu of the main kernels, memcheck.
+  step resize-tests bash -c "cd resample && '$root/.gpu/tests/resample.test' -test.run 'CUDAResize|CUDAPyr|KernelsExist|Params' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)" "$out/resize-tests.log" | head -20
+  step resize-cli bash -c "for d in cuda cpu; do $cli run testdata/images/chelsea.png -o /tmp/gi-rz-\$d.png -device \$d resize:size=301x190:interp=area pyrdown pyrup resize:fx=2.5:interp=lanczos4 || exit 1; $cli resize testdata/images/coffee.png -o /tmp/gi-rz2-\$d.png -fx 0.5 -device \$d || exit 1; done && cmp /tmp/gi-rz-cuda.png /tmp/gi-rz-cpu.png && cmp /tmp/gi-rz2-cuda.png /tmp/gi-rz2-cpu.png && echo identical"
+  tail -1 "$out/resize-cli.log"
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppc
+  : >"$out/resize.csv"
+  addcsv() { if [ -s "$out/resize.csv" ]; then tail -n +2 "$1"; else cat "$1"; fi >>"$out/resize.csv"; }
+  for sz in 1920x1080 3840x2160 7680x4320; do
+    w=${sz%x*}; h=${sz#*x}; only=resize; gonly=resize; [ "$w" -gt 4000 ] && only=' 1/2' && gonly=' 1/2'
+    step "resize-bench-$sz" .gpu/bench -sizes $sz -only "$gonly" -e2e=false -reps 30 -o /tmp/gi-rb.csv && addcsv /tmp/gi-rb.csv
+    [ "$w" -lt 4000 ] && step "pyr-bench-$sz" .gpu/bench -sizes $sz -only pyr -e2e=false -reps 30 -o /tmp/gi-rb.csv && addcsv /tmp/gi-rb.csv
+    step "resize-npp-$sz" bash -c "NPP_ONLY='$only' /tmp/npp_bench $w $h 30 >>'$out/resize.csv'"
+    reps=10; [ "$w" -gt 4000 ] && reps=5
+    step "resize-opencv-$sz" bash -c "ONLY='$only' python3 bench/peers/opencv_bench.py $w $h $reps >>'$out/resize.csv'"
+    [ "$w" -lt 4000 ] && step "pyr-opencv-$sz" bash -c "ONLY=pyr python3 bench/peers/opencv_bench.py $w $h $reps >>'$out/resize.csv'"
+    [ "$w" = 3840 ] && step "scale-bench-$sz" .gpu/bench -sizes $sz -only scale -e2e=false -reps 30 -o /tmp/gi-rb.csv && addcsv /tmp/gi-rb.csv
+    [ "$w" = 3840 ] && step "scale-torch-$sz" bash -c "ONLY=scale python3 bench/peers/gpu_peers.py $w $h 30 >>'$out/resize.csv'"
+  done
+  python3 bench/peers/compare.py "$out/resize.csv" | tee "$out/resize-compare.txt"
+  step resize-report python3 bench/peers/report.py "$out/resize.csv" "$out/resize-report" 2793 "$out"
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_sep_x8_4_u8:'resize cubic 1/2' gi_resize_sep_x8_8_u8:'resize lanczos4 1/2' gi_resize_sep_x8_2_u8:'resize linear x2' gi_resize_sep_f_0_u8:'resize area ->224'; do
+    step "ncu-${k%%:*}" "$ncu" --kernel-name "${k%%:*}" --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy \
+      .gpu/bench -e2e=false -only "${k#*:}" -sizes 3840x2160 -reps 3 -warmup 3
+    grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy" "$out/ncu-${k%%:*}.log" | head -4
+  done
+  san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  step sanitizer-resize bash -c "cd resample && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/resample.test' -test.run 'CUDAResizeMatches|CUDAPyr' -test.short -test.count=1 2>&1 | tail -3"
 fi
 if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),
@@ -172,7 +207,7 @@ cat "$out/bench.log"
 # Peers in the same run: NVIDIA NPP (built here with the host's nvcc), OpenCV (cv2),
 # PyTorch and CuPy, at each size.
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc
+step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppc
 for sz in $sizes; do
   w=${sz%x*}; h=${sz#*x}; reps=20; [ "$w" -gt 4000 ] && reps=8
   step "npp-$sz" bash -c "/tmp/npp_bench $w $h 30 >'$out/npp-$sz.csv'"

@@ -7,6 +7,7 @@ the events measure device work and not Python's time to queue it (gpuimg's and N
 harnesses hold the device the same way), printed as bench CSV rows.
 Run on the GPU host by .gpu/run.sh: python3 gpu_peers.py 3840 2160 50"""
 import datetime
+import os
 import statistics
 import sys
 
@@ -32,8 +33,13 @@ kernels = {n: (np.random.default_rng(n).random((n, n)) / (n * n)).astype(np.floa
 g8 = np.random.default_rng(2).integers(0, 256, (h, w), dtype=np.uint8)
 
 
+ONLY = os.environ.get("ONLY", "")  # time only the cases whose name contains it
+
+
 def report(name, timer, cases):
     for op, typ, bpp, fn in cases:
+        if ONLY not in op:
+            continue
         try:
             us = statistics.median(timer(fn))
         except Exception as e:  # noqa: BLE001 - a peer without the case
@@ -74,6 +80,15 @@ try:
         ("lowpass gaussian", "32FC1", 8, lambda: torch.fft.irfft2(torch.fft.rfft2(xd) * md, s=(h, w))),
         ("box 5x5", "8UC1", 2, lambda: conv(g8d.float(), box).round().to(torch.uint8)),
     ] + [(f"filter2D {n}x{n}", "32FC1", 8, (lambda n=n: conv(xd, kd[n]))) for n in (3, 7, 15, 31)])
+    # Antialiased downscaling, beside gpuimg's 8UC3 Scale cases: torch has it for
+    # float32 only (no 8-bit antialiased resize on CUDA) and no Lanczos, so its
+    # bilinear and bicubic antialias stand in (bytes counted as for 8UC3).
+    rgb = torch.rand((1, 3, h, w), device="cuda")
+    report("torch-cuda", torch_timer, [
+        ("scale lanczos3 1/2", "8UC3", 3.75, lambda: F.interpolate(rgb, size=(h // 2, w // 2), mode="bilinear", antialias=True)),
+        ("scale bicubic 1/2", "8UC3", 3.75, lambda: F.interpolate(rgb, size=(h // 2, w // 2), mode="bicubic", antialias=True)),
+        ("scale bilinear 1/2", "8UC3", 3.75, lambda: F.interpolate(rgb, size=(h // 2, w // 2), mode="bilinear", antialias=True)),
+    ])
 except Exception as e:  # noqa: BLE001 - report it and go on to CuPy
     print("torch peer failed:", e, file=sys.stderr)
 

@@ -1,7 +1,8 @@
 // NPP peer for gpuimg's bench: times NVIDIA NPP's equivalents of gpuimg operations
 // with CUDA events (warm-up, median of reps) on random data, and prints CSV rows in
 // the bench format. Built and run on the GPU host by .gpu/run.sh:
-//   nvcc -O2 -o npp_bench npp_bench.cu -lnppif -lnppisu -lnppicc -lnppc && ./npp_bench 3840 2160 50 [hold_ns]
+//   nvcc -O2 -o npp_bench npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppc && ./npp_bench 3840 2160 50 [hold_ns]
+// (NPP_ONLY=substring times only the cases whose name contains it.)
 // Filters use NPP_BORDER_REPLICATE (gpuimg's bench uses BORDER_REPLICATE for them too).
 #include <cuda_runtime.h>
 #include <npp.h>
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <functional>
 #include <string>
@@ -143,7 +145,36 @@ int main(int argc, char** argv) {
       {"filter2D 31x31", "32FC1", 8.0 * w * h, f2d(31)},
       {"filter2D 7x7", "8UC3", 6.0 * w * h, [&] { return nppiFilterBorder32f_8u_C3R_Ctx(src, s3, roi, o0, dst, d3, roi, kern[7], {7, 7}, {3, 3}, rep, ctx); }},
   };
-  for (auto& c : cases) {
+  // Resizes of the 8UC3 image, by gpuimg's bench names (bench/resize.go): NPP's
+  // linear, super-sampling (its area), cubic, Lanczos and nearest interpolations.
+  int rsd;
+  Npp8u* rdst = nppiMalloc_8u_C3(2 * w, 2 * h, &rsd);
+  auto resize = [&](double f, int tw, int th, int interp) {
+    int dw = tw ? tw : (int)(w * f + 0.5), dh = th ? th : (int)(h * f + 0.5);
+    return [=] {
+      return nppiResize_8u_C3R_Ctx(src, s3, roi, {0, 0, w, h}, rdst, rsd, {dw, dh}, {0, 0, dw, dh}, interp, ctx);
+    };
+  };
+  auto rbytes = [&](double f, int tw, int th) {
+    double dw = tw ? tw : (int)(w * f + 0.5), dh = th ? th : (int)(h * f + 0.5);
+    return 3.0 * (w * (double)h + dw * dh);
+  };
+  std::vector<Case> all(std::begin(cases), std::end(cases));
+  struct R {
+    const char* op;
+    double f;
+    int tw, th, interp;
+  } rcases[] = {
+      {"resize linear 1/2", 0.5, 0, 0, NPPI_INTER_LINEAR},   {"resize area 1/2", 0.5, 0, 0, NPPI_INTER_SUPER},
+      {"resize cubic 1/2", 0.5, 0, 0, NPPI_INTER_CUBIC},     {"resize lanczos4 1/2", 0.5, 0, 0, NPPI_INTER_LANCZOS},
+      {"resize nearest 1/2", 0.5, 0, 0, NPPI_INTER_NN},      {"resize linear x2", 2, 0, 0, NPPI_INTER_LINEAR},
+      {"resize cubic x2", 2, 0, 0, NPPI_INTER_CUBIC},        {"resize area ->224x224", 0, 224, 224, NPPI_INTER_SUPER},
+      {"resize linear 2/3", 2.0 / 3, 0, 0, NPPI_INTER_LINEAR}, {"resize area 2/3", 2.0 / 3, 0, 0, NPPI_INTER_SUPER},
+  };
+  const char* only = getenv("NPP_ONLY");
+  for (auto& r : rcases) all.push_back({r.op, "8UC3", rbytes(r.f, r.tw, r.th), resize(r.f, r.tw, r.th, r.interp)});
+  for (auto& c : all) {
+    if (only && !strstr(c.op, only)) continue;
     double host;
     double us = median_us(c.run, reps, &host);
     printf("%s,%d,%d,%s,npp,kernel,%.2f,%.1f,%s,%d.%d,%s\n", c.op, w, h, c.type, us, c.bytes / us / 1e3, p.name,
@@ -151,6 +182,7 @@ int main(int argc, char** argv) {
     printf("%s,%d,%d,%s,npp,host,%.2f,0.0,%s,%d.%d,%s\n", c.op, w, h, c.type, host, p.name, driver / 1000,
            driver % 1000 / 10, date);
   }
+  nppiFree(rdst);
   nppiFree(src);
   nppiFree(gray);
   nppiFree(dst);

@@ -107,6 +107,28 @@ cases = [
     # the DFT route for a user mask, as lowpass above
     ("applyMask", "32FC1", 12 * w * h, lambda: lowpass(g32)),
 ]
+
+# Resizes of the 8UC3 image, by gpuimg's bench names (bench/resize.go).
+def rsz(f, size, interp):
+    dw, dh = size if size else (int(round(w * f)), int(round(h * f)))
+    return 3 * (w * h + dw * dh), (lambda: cv2.resize(bgr8, (dw, dh), interpolation=interp))
+
+
+for name, f, size, interp in [
+    ("resize linear 1/2", 0.5, None, cv2.INTER_LINEAR), ("resize area 1/2", 0.5, None, cv2.INTER_AREA),
+    ("resize cubic 1/2", 0.5, None, cv2.INTER_CUBIC), ("resize lanczos4 1/2", 0.5, None, cv2.INTER_LANCZOS4),
+    ("resize nearest 1/2", 0.5, None, cv2.INTER_NEAREST), ("resize linear x2", 2, None, cv2.INTER_LINEAR),
+    ("resize cubic x2", 2, None, cv2.INTER_CUBIC), ("resize area ->224x224", 0, (224, 224), cv2.INTER_AREA),
+    ("resize linear 2/3", 2 / 3, None, cv2.INTER_LINEAR), ("resize area 2/3", 2 / 3, None, cv2.INTER_AREA),
+]:
+    nb, fn = rsz(f, size, interp)
+    cases.append((name, "8UC3", nb, fn))
+cases += [
+    ("pyrDown", "8UC3", 3 * (w * h + ((w + 1) // 2) * ((h + 1) // 2)), lambda: cv2.pyrDown(bgr8)),
+    ("pyrUp", "8UC3", 3 * 5 * w * h, lambda: cv2.pyrUp(bgr8)),
+]
+only = os.environ.get("ONLY", "")  # time only the cases whose name contains it
+cases = [c for c in cases if only in c[0]]
 for op, typ, nbytes, fn in cases:
     for _ in range(3):
         fn()

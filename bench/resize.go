@@ -1,0 +1,69 @@
+package main
+
+import (
+	"image"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/resample"
+)
+
+// resizeCase is one resize the bench times on an 8UC3 image of the sweep's size:
+// by factors fx = fy, or to a fixed size. The NPP (bench/peers/npp_bench.cu) and
+// OpenCV (bench/peers/opencv_bench.py) peers time the same cases by these names.
+type resizeCase struct {
+	name   string
+	interp resample.Interpolation
+	f      float64
+	size   image.Point
+}
+
+// resizeCases: the cases (at 3840x2160, the halves give 1080p; at
+// 7680x4320, 4K; at 1920x1080, the doublings give 4K), fractional factors, and the
+// pyramid steps.
+var resizeCases = []resizeCase{
+	{"resize linear 1/2", resample.InterLinear, 0.5, image.Point{}},
+	{"resize area 1/2", resample.InterArea, 0.5, image.Point{}},
+	{"resize cubic 1/2", resample.InterCubic, 0.5, image.Point{}},
+	{"resize lanczos4 1/2", resample.InterLanczos4, 0.5, image.Point{}},
+	{"resize nearest 1/2", resample.InterNearest, 0.5, image.Point{}},
+	{"resize linear x2", resample.InterLinear, 2, image.Point{}},
+	{"resize cubic x2", resample.InterCubic, 2, image.Point{}},
+	{"resize area ->224x224", resample.InterArea, 0, image.Pt(224, 224)},
+	{"resize linear 2/3", resample.InterLinear, 2.0 / 3, image.Point{}},
+	{"resize area 2/3", resample.InterArea, 2.0 / 3, image.Point{}},
+}
+
+func init() {
+	for _, c := range resizeCases {
+		cases = append(cases, benchCase{c.name, resized(gpuimage.CV8UC3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return resample.Resize(src, dst, c.size, c.f, c.f, c.interp, on)
+		})})
+	}
+	// Scale (antialiased, Pillow's filters): 4K to 1080p, and a thumbnail.
+	for _, c := range []struct {
+		name string
+		f    resample.Filter
+		half bool
+		size image.Point
+	}{
+		{"scale lanczos3 1/2", resample.Lanczos3, true, image.Point{}},
+		{"scale bicubic 1/2", resample.Bicubic, true, image.Point{}},
+		{"scale bilinear 1/2", resample.Bilinear, true, image.Point{}},
+		{"scale lanczos3 ->256x144", resample.Lanczos3, false, image.Pt(256, 144)},
+	} {
+		cases = append(cases, benchCase{c.name, resized(gpuimage.CV8UC3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			sz := c.size
+			if c.half {
+				sz = image.Pt(src.Cols()/2, src.Rows()/2)
+			}
+			return resample.Scale(src, dst, sz, c.f, on)
+		})})
+	}
+	cases = append(cases,
+		benchCase{"pyrDown", resized(gpuimage.CV8UC3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return resample.PyrDown(src, dst, image.Point{}, gpuimage.BorderDefault, on)
+		})},
+		benchCase{"pyrUp", resized(gpuimage.CV8UC3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return resample.PyrUp(src, dst, image.Point{}, gpuimage.BorderDefault, on)
+		})})
+}
