@@ -32,21 +32,26 @@ struct ResamplePolyParams {
 
 // ---- Image resizing (resample_resize.cu; Go: resample/resize.go builds the tables,
 // resample/cuda.go launches, resample/cpu.go is the CPU twin).
-// GI_RESIZE_TW: the separable kernels' tile width in output elements (their block);
-// GI_RESIZE_SMEM: the most shared memory a tile's horizontal sums take.
+// GI_RESIZE_TW: the staged separable kernels' tile width in output elements (their
+// block); GI_RESIZE_SMEM: the most shared memory a tile's horizontal sums take;
+// GI_RESIZE_RT: the register kernels' block.
 #define GI_RESIZE_TW 256
 #define GI_RESIZE_SMEM (48 * 1024)
+#define GI_RESIZE_RT 128
 
 // ResizeParams: one resize of a sw x sh image of cn channels into dw x dh.
 //   gi_resize_gather_*: dst(x, y) = src(xs[x], ys[y]), every channel.
 //   gi_resize_area_*:   the mean of the ix x iy block at (x*ix, y*iy), rounded as
 //                       OpenCV's resizeAreaFast_ ((sum + 2) >> 2 when round2).
-//   gi_resize_sep_*:    output element x (pixel x / cn) of row y is the vertical
+//   gi_resize_reg_*, gi_resize_sep_*:
+//                       output element x (pixel x / cn) of row y is the vertical
 //                       pass over ny rows (ystart[y] + j, clamped) of the horizontal
 //                       pass over nx columns (xstart[x / cn] + j, clamped), weights
-//                       xw[(x / cn) * nx + j] and yw[y * ny + j]; a block computes a
-//                       tile of GI_RESIZE_TW elements by th rows, the horizontal
-//                       sums of its at most tr source rows kept in shared memory.
+//                       xw[(x / cn) * nx + j] and yw[y * ny + j]. reg: blocks of
+//                       GI_RESIZE_RT threads, each thread a few elements down th
+//                       rows. sep: a block computes a tile of GI_RESIZE_TW elements
+//                       by th rows, the horizontal sums of its at most tr source
+//                       rows kept in shared memory.
 //                       simd, simdkind: OpenCV's 8-bit vector rounding (resizePlan).
 struct ResizeParams {
   const void* src;

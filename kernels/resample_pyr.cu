@@ -1,12 +1,10 @@
-// Gaussian pyramid steps with OpenCV's pyrDown and pyrUp semantics (Go caller:
+// The Gaussian pyramid's downward step with OpenCV's pyrDown semantics (Go caller:
 // resample/cuda.go; the CPU twin is resample/cpu.go's pyrT, and both compute as
 // OpenCV 4.6 does: exact integer sums for the integer depths, float32 in OpenCV's
-// order, without fused multiply-adds, for 32F).
+// order, without fused multiply-adds, for 32F). pyrUp runs as a separable resize
+// (resample/pyr.go's pyrUpPlan, resample_resize.cu's kernels).
 //   gi_pyrdown_T  a thread an output element: the 5x5 kernel's row pass over the
 //                 five source rows it needs, then the column pass, (sum + 128) >> 8.
-//   gi_pyrup_T    a thread an output element of the upsampled grid: the row pass of
-//                 three source rows (zeros between pixels, [1 4 6 4 1]), then the
-//                 column pass, (sum + 32) >> 6.
 #include "border.cuh"
 #include "resample_params.h"
 
@@ -59,51 +57,11 @@ __device__ __forceinline__ void down(const PyrParams& p) {
   }
 }
 
-// hval is pyrUp's row pass at upsampled column X (channel c) of source row s.
-template <typename T, typename A>
-__device__ __forceinline__ A hval(const T* s, int X, int c, int w, int cn) {
-  if (X == 2 * w) X = 2 * w - 1;  // an odd width's extra column repeats the one before
-  const int x = X >> 1;
-#define S(i) ((A)__ldg(s + (i) * cn + c))
-  if (w == 1) return mul(S(0), 8);
-  if (X & 1) return x == w - 1 ? mul(S(x), 8) : mul(add(S(x), S(x + 1)), 4);
-  if (x == 0) return add(mul(S(0), 6), mul(S(1), 2));
-  if (x == w - 1) return add(S(x - 1), mul(S(x), 7));
-  return add(add(S(x - 1), mul(S(x), 6)), S(x + 1));
-#undef S
-}
-
-template <typename T>
-__device__ __forceinline__ void up(const PyrParams& p) {
-  typedef typename Acc<T>::type A;
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= p.dw * p.cn) return;
-  const int X = x / p.cn, c = x - X * p.cn;
-  for (int Y = blockIdx.y; Y < p.dh; Y += gridDim.y) {
-    const int yy = Y == 2 * p.sh ? 2 * p.sh - 2 : Y;  // an odd height's extra row
-    const int y = yy >> 1;
-    const int y0 = bmap(2 * y - 2, 2 * p.sh, B_REFLECT101) >> 1, y2 = bmap(2 * y + 2, 2 * p.sh, B_REFLECT101) >> 1;
-    const A h1 = hval<T, A>(row<T>(p.src, p.sp, y), X, c, p.sw, p.cn);
-    const A h2 = hval<T, A>(row<T>(p.src, p.sp, y2), X, c, p.sw, p.cn);
-    A v;
-    if (yy & 1) {
-      v = mul(add(h1, h2), 4);
-    } else {
-      const A h0 = hval<T, A>(row<T>(p.src, p.sp, y0), X, c, p.sw, p.cn);
-      v = add(add(h0, mul(h1, 6)), h2);
-    }
-    row<T>(p.dst, p.dp, Y)[x] = Out<T>::f(v, 6);
-  }
-}
-
 }  // namespace pyr
 
 #define GI_PYR(T)                                                                                          \
   extern "C" __global__ void __launch_bounds__(256) gi_pyrdown_##T(__grid_constant__ const PyrParams p) { \
     pyr::down<T>(p);                                                                                       \
-  }                                                                                                        \
-  extern "C" __global__ void __launch_bounds__(256) gi_pyrup_##T(__grid_constant__ const PyrParams p) {   \
-    pyr::up<T>(p);                                                                                         \
   }
 GI_PYR(u8)
 GI_PYR(u16)

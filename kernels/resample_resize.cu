@@ -2,7 +2,7 @@
 // come from resample/resize.go's resizePlan; the CPU twin is resample/cpu.go's
 // resizeCPU, and both reproduce OpenCV 4.6's arithmetic, so 8-bit results are
 // OpenCV's own).
-//   gi_resize_gather_T        nearest and nearest-exact: a thread a pixel, copied.
+//   gi_resize_gather_T        nearest and nearest-exact: 4 output elements a thread.
 //   gi_resize_area_T          the integer-factor area average (resizeAreaFast_).
 //   gi_resize_area2_u8cCN     its 2x2 case for 8U (InterLinear's and InterArea's
 //                             halving): 8 output pixels a thread, 16-byte loads.
@@ -27,15 +27,32 @@ enum { simdNone = 0, simdLinear = 1, simdCubic = 2 };
 
 __device__ __forceinline__ int clampi(int i, int n) { return min(max(i, 0), n - 1); }
 
+// gather: 4 consecutive output elements a thread, each copied from its source
+// element, stored as one vector where aligned.
 template <typename T>
 __device__ __forceinline__ void gather(const ResizeParams& p) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= p.dw) return;
-  const int sx = __ldg(p.xs + x) * p.cn;
+  constexpr int E = 4;
+  const int w = p.dw * p.cn, x0 = (blockIdx.x * blockDim.x + threadIdx.x) * E;
+  if (x0 >= w) return;
+  int so[E];
+#pragma unroll
+  for (int e = 0; e < E; ++e) {
+    const int x = min(x0 + e, w - 1), dx = x / p.cn;
+    so[e] = __ldg(p.xs + dx) * p.cn + x - dx * p.cn;
+  }
   for (int y = blockIdx.y; y < p.dh; y += gridDim.y) {
-    const T* s = row<T>(p.src, p.sp, __ldg(p.ys + y)) + sx;
-    T* d = row<T>(p.dst, p.dp, y) + x * p.cn;
-    for (int c = 0; c < p.cn; ++c) d[c] = s[c];
+    const T* s = row<T>(p.src, p.sp, __ldg(p.ys + y));
+    Vec<T, E> out;
+#pragma unroll
+    for (int e = 0; e < E; ++e) out.v[e] = __ldg(s + so[e]);
+    T* d = row<T>(p.dst, p.dp, y) + x0;
+    if (x0 + E <= w && reinterpret_cast<size_t>(d) % sizeof(out) == 0) {
+      *reinterpret_cast<Vec<T, E>*>(d) = out;
+    } else {
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        if (x0 + e < w) d[e] = out.v[e];
+    }
   }
 }
 
@@ -144,111 +161,200 @@ __device__ __forceinline__ void area2u8(const ResizeParams& p) {
 }
 
 // hsum is one element's horizontal pass over n taps at clamped columns, as a 32-bit
-// word: a float (kFloat), or an integer sum (uint32 for 16U in kExact, int else).
-template <int MODE, typename T, int K>
+// word (the staged kernel's any number of taps: kFloat's float, kPillow's clipped
+// 8-bit value).
+template <int MODE, typename T>
 __device__ __forceinline__ unsigned hsum(const T* s, int st, int n, int sw, int cn, const float* w) {
   if (MODE == kFloat) {
-    float acc = 0.f;
-#pragma unroll
-    for (int j = 0; j < (K ? K : 1); ++j) {
-      const float v = (float)__ldg(s + clampi(st + j, sw) * cn);
-      const float pr = __fmul_rn(v, w[j]);
-      acc = j == 0 ? pr : __fadd_rn(acc, pr);
-    }
-    for (int j = 1; K == 0 && j < n; ++j) acc = __fadd_rn(acc, __fmul_rn((float)__ldg(s + clampi(st + j, sw) * cn), __ldg(w + j)));
+    float acc = __fmul_rn((float)__ldg(s + clampi(st, sw) * cn), __ldg(w));
+    for (int j = 1; j < n; ++j) acc = __fadd_rn(acc, __fmul_rn((float)__ldg(s + clampi(st + j, sw) * cn), __ldg(w + j)));
     return __float_as_uint(acc);
   }
-  if (MODE == kPillow) {
-    // Pillow's 8-bit pass: 22-bit taps, (sum + 2^21) >> 22 clipped to 0..255.
-    int acc = 1 << 21;
-    for (int j = 0; j < n; ++j) acc += (int)__ldg(s + clampi(st + j, sw) * cn) * (int)__ldg(w + j);
-    return (unsigned)min(max(acc >> 22, 0), 255);
-  }
-  unsigned acc = 0;  // wraps as OpenCV's int does; no valid input overflows
+  // Pillow's 8-bit pass: 22-bit taps, (sum + 2^21) >> 22 clipped to 0..255.
+  int acc = 1 << 21;
+  for (int j = 0; j < n; ++j) acc += (int)__ldg(s + clampi(st + j, sw) * cn) * (int)__ldg(w + j);
+  return (unsigned)min(max(acc >> 22, 0), 255);
+}
+
+// hrow is one element's horizontal pass over its taps (K at most, n of them, at
+// the precomputed element offsets off of row s) as a 32-bit word: a float
+// (kFloat), Pillow's clipped 8-bit value, or the exact integer sum (its low 32
+// bits: uint32 for 16U in kExact, int else; OpenCV's int wraps as it does).
+template <int MODE, typename T, int K>
+__device__ __forceinline__ unsigned hrow(const T* s, const int* off, const float* w, int n) {
+  if (MODE == kFloat) {
+    float acc = __fmul_rn((float)__ldg(s + off[0]), w[0]);
 #pragma unroll
-  for (int j = 0; j < K; ++j) acc += (unsigned)((int)__ldg(s + clampi(st + j, sw) * cn) * (int)w[j]);
+    for (int j = 1; j < K; ++j)
+      if (j < n) acc = __fadd_rn(acc, __fmul_rn((float)__ldg(s + off[j]), w[j]));
+    return __float_as_uint(acc);
+  }
+  unsigned acc = MODE == kPillow ? 1u << 21 : 0u;
+#pragma unroll
+  for (int j = 0; j < K; ++j)
+    if (j < n) acc += (unsigned)(int)__ldg(s + off[j]) * (unsigned)(int)w[j];
+  if (MODE == kPillow) return (unsigned)min(max((int)acc >> 22, 0), 255);
   return acc;
 }
 
-// vsum is output element x from its rows' horizontal sums h[j * GI_RESIZE_TW].
+// vcomb is output element x from its rows' horizontal sums h[j * hs] and the
+// vertical weights b (n of them, K at most; K = 0: any number).
 template <int MODE, typename T, int K>
-__device__ __forceinline__ T vsum(const unsigned* h, const float* b, int n, int x, const ResizeParams& p) {
+__device__ __forceinline__ T vcomb(const unsigned* h, int hs, const float* b, int n, int x, const ResizeParams& p) {
+  const int k = K ? K : n;
   if (MODE == kFloat) {
-    float acc = __fmul_rn(__uint_as_float(h[0]), __ldg(b));
-    for (int j = 1; j < (K ? K : n); ++j) acc = __fadd_rn(acc, __fmul_rn(__uint_as_float(h[j * GI_RESIZE_TW]), __ldg(b + j)));
+    float acc = __fmul_rn(__uint_as_float(h[0]), b[0]);
+#pragma unroll
+    for (int j = 1; j < k; ++j)
+      if (j < n) acc = __fadd_rn(acc, __fmul_rn(__uint_as_float(h[j * hs]), b[j]));
     return sat<T>(acc);
+  }
+  if (MODE == kPillow) {
+    int acc = 1 << 21;
+#pragma unroll
+    for (int j = 0; j < k; ++j)
+      if (j < n) acc += (int)h[j * hs] * (int)b[j];
+    return sati<T>(acc >> 22);
   }
   if (MODE == kFix8) {
     if (p.simdkind == simdLinear) {
       // VResizeLinear's 8U arithmetic: (((h >> 4) * b) >> 16 summed, + 2) >> 2.
       int s = 0;
 #pragma unroll
-      for (int j = 0; j < K; ++j) s += (min(max((int)h[j * GI_RESIZE_TW] >> 4, -32768), 32767) * (int)__ldg(b + j)) >> 16;
+      for (int j = 0; j < k; ++j) s += (min(max((int)h[j * hs] >> 4, -32768), 32767) * (int)b[j]) >> 16;
       return sati<T>((min(max(s, -32768), 32767) + 2) >> 2);
     }
     if (x < p.simd) {
       // VResizeCubicVec_32s8u: float, products summed last to first.
       const float sc = 1.f / (2048.f * 2048.f);
-      float acc = __fmul_rn((float)(int)h[(K - 1) * GI_RESIZE_TW], __fmul_rn(__ldg(b + K - 1), sc));
+      float acc = __fmul_rn((float)(int)h[(k - 1) * hs], __fmul_rn(b[k - 1], sc));
 #pragma unroll
-      for (int j = K - 2; j >= 0; --j) acc = __fadd_rn(__fmul_rn((float)(int)h[j * GI_RESIZE_TW], __fmul_rn(__ldg(b + j), sc)), acc);
+      for (int j = k - 2; j >= 0; --j) acc = __fadd_rn(__fmul_rn((float)(int)h[j * hs], __fmul_rn(b[j], sc)), acc);
       return sati<T>(__float2int_rn(acc));
     }
     int acc = 0;
 #pragma unroll
-    for (int j = 0; j < K; ++j) acc += (int)h[j * GI_RESIZE_TW] * (int)__ldg(b + j);
+    for (int j = 0; j < k; ++j) acc += (int)h[j * hs] * (int)b[j];
     return sati<T>((acc + (1 << 21)) >> 22);
-  }
-  if (MODE == kPillow) {
-    int acc = 1 << 21;
-    for (int j = 0; j < n; ++j) acc += (int)h[j * GI_RESIZE_TW] * (int)__ldg(b + j);
-    return sati<T>(acc >> 22);
   }
   // kExact: 8 fraction bits a pass for 8U, 16 for 16-bit.
   if (sizeof(T) == 1) {
     int acc = 0;
 #pragma unroll
-    for (int j = 0; j < K; ++j) acc += (int)h[j * GI_RESIZE_TW] * (int)__ldg(b + j);
+    for (int j = 0; j < k; ++j)
+      if (j < n) acc += (int)h[j * hs] * (int)b[j];
     return sati<T>((acc + (1 << 15)) >> 16);
   }
   long long acc = 0;
 #pragma unroll
-  for (int j = 0; j < K; ++j) {
-    const long long hv = (T)-1 > 0 ? (long long)h[j * GI_RESIZE_TW] : (long long)(int)h[j * GI_RESIZE_TW];
-    acc += hv * (long long)__ldg(b + j);
+  for (int j = 0; j < k; ++j) {
+    const long long hv = (T)-1 > 0 ? (long long)h[j * hs] : (long long)(int)h[j * hs];
+    if (j < n) acc += hv * (long long)b[j];
   }
   return sati<T>((int)max(min((acc + (1LL << 31)) >> 32, 65535LL), -32768LL));
 }
 
-template <int MODE, typename T, int K>
+// reg: a thread's E consecutive output elements down th output rows of a tile,
+// the horizontal sums of the K source rows the current output row needs kept in
+// registers and slid down as the rows advance (ystart never decreases), so each
+// source row's pass is computed once per tile; the taps' element offsets (clamped)
+// and weights in registers too. E elements are stored as one vector where aligned.
+template <int MODE, typename T, int K, int E>
+__device__ __forceinline__ void reg(const ResizeParams& p) {
+  const int cn = p.cn, w = p.dw * cn;
+  const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * E;
+  if (x0 >= w) return;
+  // The taps' element offsets: kept for few taps, recomputed (clamped) for many,
+  // where the registers are better spent on the sums and weights.
+  constexpr bool keep = K * E <= 16;
+  int off[keep ? E : 1][keep ? K : 1], st[E], ch[E];
+  float xw[E][K];
+#pragma unroll
+  for (int e = 0; e < E; ++e) {
+    const int x = min(x0 + e, w - 1);
+    const int dx = x / cn;
+    ch[e] = x - dx * cn;
+    st[e] = __ldg(p.xstart + dx);
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      if (keep) off[keep ? e : 0][keep ? j : 0] = clampi(st[e] + j, p.sw) * cn + ch[e];
+      xw[e][j] = j < p.nx ? __ldg(p.xw + dx * p.nx + j) : 0.f;
+    }
+  }
+  const int y0 = blockIdx.y * p.th, y1 = min(y0 + p.th, p.dh);
+  unsigned h[K][E];
+  int first = -(1 << 30);  // the source row of h[0]
+  for (int y = y0; y < y1; ++y) {
+    const int sy = __ldg(p.ystart + y);
+    int d = sy - first;
+    if (d >= K) {
+      first = sy - K;
+      d = K;
+    }
+    for (; d > 0; --d) {  // slide one row: drop h[0], compute the next into h[K-1]
+#pragma unroll
+      for (int j = 0; j < K - 1; ++j)
+#pragma unroll
+        for (int e = 0; e < E; ++e) h[j][e] = h[j + 1][e];
+      ++first;
+      const T* s = row<T>(p.src, p.sp, clampi(first + K - 1, p.sh));
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        int o[K];
+#pragma unroll
+        for (int j = 0; j < K; ++j) o[j] = keep ? off[keep ? e : 0][keep ? j : 0] : clampi(st[e] + j, p.sw) * cn + ch[e];
+        h[K - 1][e] = hrow<MODE, T, K>(s, o, xw[e], p.nx);
+      }
+    }
+    float b[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j) b[j] = j < p.ny ? __ldg(p.yw + (size_t)y * p.ny + j) : 0.f;
+    Vec<T, E> out;
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+      unsigned col[K];
+#pragma unroll
+      for (int j = 0; j < K; ++j) col[j] = h[j][e];
+      out.v[e] = vcomb<MODE, T, K>(col, 1, b, p.ny, x0 + e, p);
+    }
+    T* d0 = row<T>(p.dst, p.dp, y) + x0;
+    if (x0 + E <= w && (reinterpret_cast<size_t>(d0) % sizeof(out)) == 0) {
+      *reinterpret_cast<Vec<T, E>*>(d0) = out;
+    } else {
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        if (x0 + e < w) d0[e] = out.v[e];
+    }
+  }
+}
+
+// sep: any number of taps (the steep shrinks of InterArea and Scale), a thread an
+// output element: a tile of GI_RESIZE_TW elements by th rows first computes the
+// horizontal pass of each source row it needs into shared memory, then the
+// vertical pass; a tile of one row whose rows outnumber the stage (tr) stages
+// them tr at a time, carrying the vertical sum in the same order.
+template <int MODE, typename T>
 __device__ __forceinline__ void sep(const ResizeParams& p) {
   extern __shared__ unsigned hs[];  // [tr][GI_RESIZE_TW]
   const int t = threadIdx.x, cn = p.cn;
   const int x = blockIdx.x * GI_RESIZE_TW + t;
   const bool in = x < p.dw * cn;
   const int dx = in ? x / cn : 0, c = x - dx * cn;
-  // The column's horizontal taps, in registers where their number is fixed.
   const int st = __ldg(p.xstart + dx);
-  float w[K ? K : 1];
-#pragma unroll
-  for (int j = 0; j < (K ? K : 1); ++j) w[j] = __ldg(p.xw + dx * p.nx + j);
+  const float* xw = p.xw + dx * p.nx;
   for (int y0 = blockIdx.y * p.th; y0 < p.dh; y0 += gridDim.y * p.th) {
     const int y1 = min(y0 + p.th, p.dh);
     const int rlo = __ldg(p.ystart + y0);
     const int nr = __ldg(p.ystart + y1 - 1) + p.ny - rlo;
-    if (K == 0 && nr > p.tr) {
-      // A shrink too steep for one stage (th is 1 then): the rows in stages of tr,
-      // the vertical sum carried across them in the same order.
+    if (nr > p.tr) {
       float acc = 0.f;
       int iacc = 1 << 21;
       const float* b = p.yw + (size_t)y0 * p.ny;
       for (int r0 = 0; r0 < nr; r0 += p.tr) {
         const int n = min(p.tr, nr - r0);
         __syncthreads();
-        for (int r = 0; in && r < n; ++r) {
-          const T* s = row<T>(p.src, p.sp, clampi(rlo + r0 + r, p.sh)) + c;
-          hs[r * GI_RESIZE_TW + t] = hsum<MODE, T, K>(s, st, p.nx, p.sw, cn, p.xw + dx * p.nx);
-        }
+        for (int r = 0; in && r < n; ++r)
+          hs[r * GI_RESIZE_TW + t] = hsum<MODE, T>(row<T>(p.src, p.sp, clampi(rlo + r0 + r, p.sh)) + c, st, p.nx, p.sw, cn, xw);
         __syncthreads();
         for (int r = 0; in && r < n; ++r) {
           if (MODE == kPillow) {
@@ -263,19 +369,12 @@ __device__ __forceinline__ void sep(const ResizeParams& p) {
       continue;
     }
     __syncthreads();  // the last tile's vertical pass is done with hs
-    if (in) {
-      for (int r = 0; r < nr; ++r) {
-        const T* s = row<T>(p.src, p.sp, clampi(rlo + r, p.sh)) + c;
-        hs[r * GI_RESIZE_TW + t] = K ? hsum<MODE, T, K>(s, st, K, p.sw, cn, w)
-                                     : hsum<MODE, T, K>(s, st, p.nx, p.sw, cn, p.xw + dx * p.nx);
-      }
-    }
+    for (int r = 0; in && r < nr; ++r)
+      hs[r * GI_RESIZE_TW + t] = hsum<MODE, T>(row<T>(p.src, p.sp, clampi(rlo + r, p.sh)) + c, st, p.nx, p.sw, cn, xw);
     __syncthreads();
-    if (in) {
-      for (int y = y0; y < y1; ++y) {
-        const int r0 = __ldg(p.ystart + y) - rlo;
-        row<T>(p.dst, p.dp, y)[x] = vsum<MODE, T, K>(hs + r0 * GI_RESIZE_TW + t, p.yw + (size_t)y * p.ny, p.ny, x, p);
-      }
+    for (int y = y0; in && y < y1; ++y) {
+      const int r0 = __ldg(p.ystart + y) - rlo;
+      row<T>(p.dst, p.dp, y)[x] = vcomb<MODE, T, 0>(hs + r0 * GI_RESIZE_TW + t, GI_RESIZE_TW, p.yw + (size_t)y * p.ny, p.ny, x, p);
     }
   }
 }
@@ -307,28 +406,43 @@ GI_RESIZE_AREA2(1)
 GI_RESIZE_AREA2(3)
 GI_RESIZE_AREA2(4)
 
-#define GI_RESIZE_SEP(NAME, MODE, K, T)                                                                  \
-  extern "C" __global__ void __launch_bounds__(GI_RESIZE_TW, 2) gi_resize_sep_##NAME##_##K##_##T(           \
-      __grid_constant__ const ResizeParams p) {                                                          \
-    resize::sep<resize::MODE, T, K>(p);                                                                  \
+#define GI_RESIZE_SEP(NAME, MODE, T)                                                                       \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_TW, 2) gi_resize_sep_##NAME##_##T(                \
+      __grid_constant__ const ResizeParams p) {                                                            \
+    resize::sep<resize::MODE, T>(p);                                                                       \
   }
-GI_RESIZE_SEP(f, kFloat, 0, u8)
-GI_RESIZE_SEP(f, kFloat, 0, u16)
-GI_RESIZE_SEP(f, kFloat, 0, s16)
-GI_RESIZE_SEP(f, kFloat, 0, f32)
-GI_RESIZE_SEP(f, kFloat, 2, u16)
-GI_RESIZE_SEP(f, kFloat, 2, s16)
-GI_RESIZE_SEP(f, kFloat, 2, f32)
-GI_RESIZE_SEP(f, kFloat, 4, u16)
-GI_RESIZE_SEP(f, kFloat, 4, s16)
-GI_RESIZE_SEP(f, kFloat, 4, f32)
-GI_RESIZE_SEP(f, kFloat, 8, u16)
-GI_RESIZE_SEP(f, kFloat, 8, s16)
-GI_RESIZE_SEP(f, kFloat, 8, f32)
-GI_RESIZE_SEP(x8, kFix8, 2, u8)
-GI_RESIZE_SEP(x8, kFix8, 4, u8)
-GI_RESIZE_SEP(x8, kFix8, 8, u8)
-GI_RESIZE_SEP(p, kPillow, 0, u8)
-GI_RESIZE_SEP(ex, kExact, 2, u8)
-GI_RESIZE_SEP(ex, kExact, 2, u16)
-GI_RESIZE_SEP(ex, kExact, 2, s16)
+GI_RESIZE_SEP(f, kFloat, u8)
+GI_RESIZE_SEP(f, kFloat, u16)
+GI_RESIZE_SEP(f, kFloat, s16)
+GI_RESIZE_SEP(f, kFloat, f32)
+GI_RESIZE_SEP(p, kPillow, u8)
+
+#define GI_RESIZE_REG(NAME, MODE, K, E, T)                                                                 \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_reg_##NAME##_##K##_##T(             \
+      __grid_constant__ const ResizeParams p) {                                                            \
+    resize::reg<resize::MODE, T, K, E>(p);                                                                 \
+  }
+GI_RESIZE_REG(x8, kFix8, 2, 4, u8)
+GI_RESIZE_REG(x8, kFix8, 4, 4, u8)
+GI_RESIZE_REG(x8, kFix8, 8, 2, u8)
+GI_RESIZE_REG(ex, kExact, 2, 4, u8)
+GI_RESIZE_REG(ex, kExact, 2, 4, u16)
+GI_RESIZE_REG(ex, kExact, 2, 4, s16)
+GI_RESIZE_REG(ex, kExact, 4, 4, u8)
+GI_RESIZE_REG(ex, kExact, 4, 4, u16)
+GI_RESIZE_REG(ex, kExact, 4, 4, s16)
+GI_RESIZE_REG(f, kFloat, 4, 4, u8)
+GI_RESIZE_REG(f, kFloat, 8, 2, u8)
+GI_RESIZE_REG(f, kFloat, 16, 1, u8)
+GI_RESIZE_REG(f, kFloat, 32, 1, u8)
+GI_RESIZE_REG(p, kPillow, 4, 4, u8)
+GI_RESIZE_REG(p, kPillow, 8, 2, u8)
+GI_RESIZE_REG(p, kPillow, 16, 1, u8)
+#define GI_RESIZE_REGF(T)        \
+  GI_RESIZE_REG(f, kFloat, 2, 4, T)  \
+  GI_RESIZE_REG(f, kFloat, 4, 4, T)  \
+  GI_RESIZE_REG(f, kFloat, 8, 2, T)  \
+  GI_RESIZE_REG(f, kFloat, 16, 1, T)
+GI_RESIZE_REGF(u16)
+GI_RESIZE_REGF(s16)
+GI_RESIZE_REGF(f32)

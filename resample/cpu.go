@@ -281,9 +281,9 @@ func sat16(v int64) int32 { return int32(max(math.MinInt16, min(math.MaxInt16, v
 
 func satU8(v int64) int64 { return max(0, min(255, v)) }
 
-// pyrCPU is the CPU twin of gi_pyrdown_* and gi_pyrup_* (resample_pyr.cu):
-// OpenCV's pyrDown_ and pyrUp_, a row pass then a column pass, exact integer sums
-// for the integer depths and float32 in OpenCV's order for 32F.
+// pyrCPU is the CPU twin of gi_pyrdown_* (resample_pyr.cu): OpenCV's pyrDown_, a
+// row pass then a column pass, exact integer sums for the integer depths and
+// float32 in OpenCV's order for 32F. (PyrUp runs as a resizePlan: resizeCPU.)
 func pyrCPU(d, s *core.State, pl *pyrPlan) {
 	switch s.Depth {
 	case core.Depth8U:
@@ -319,7 +319,7 @@ func pyrT[T cpu.Elem](d, s *core.State, pl *pyrPlan) {
 		}
 		out[x] = cpu.Saturate[T](float32((v.i + 1<<(shift-1)) >> shift))
 	}
-	if !pl.up {
+	{
 		// 6*s2 + 4*(s1 + s3) + s0 + s4 over rows or columns 2i-2 .. 2i+2.
 		five := func(v [5]pyrVal) pyrVal {
 			return add(add(add(mul(v[2], 6), mul(add(v[1], v[3]), 4)), v[0]), v[4])
@@ -357,53 +357,4 @@ func pyrT[T cpu.Elem](d, s *core.State, pl *pyrPlan) {
 		})
 		return
 	}
-	// pyrUp: the row pass at upsampled column X of a source row.
-	hval := func(r []T, X, c int) pyrVal {
-		w := pl.sw
-		if X == 2*w {
-			X = 2*w - 1 // an odd width's extra column repeats the one before
-		}
-		x := X / 2
-		s := func(i int) pyrVal { return elem(r, i*cn+c) }
-		switch {
-		case w == 1:
-			return mul(s(0), 8)
-		case X%2 == 1 && x == w-1:
-			return mul(s(x), 8)
-		case X%2 == 1:
-			return mul(add(s(x), s(x+1)), 4)
-		case x == 0:
-			return add(mul(s(0), 6), mul(s(1), 2))
-		case x == w-1:
-			return add(s(x-1), mul(s(x), 7))
-		}
-		return add(add(s(x-1), mul(s(x), 6)), s(x+1))
-	}
-	// Rows past the edges reflect (101) on the upsampled grid, twice src's height.
-	// (A height of 2h-1 drops the last row; OpenCV 4.6's integer vector code
-	// writes that image's last row with the odd rows' formula, its float code and
-	// its scalar code with the even rows': gpuimg uses the even rows' throughout.)
-	up := func(y int) int { return cpu.BorderMap(2*y, 2*pl.sh, pl.border) / 2 }
-	cpu.ParallelRows(pl.dh, pl.dw*cn*9, func(y0, y1 int) {
-		for Y := y0; Y < y1; Y++ {
-			yy := Y
-			if yy == 2*pl.sh {
-				yy = 2*pl.sh - 2 // an odd height's extra row repeats row 2h-2, as OpenCV does
-			}
-			y := yy / 2
-			r0, r1, r2 := cpu.Row[T](sv, up(y-1)), cpu.Row[T](sv, y), cpu.Row[T](sv, up(y+1))
-			out := cpu.Row[T](dv, Y)
-			for x := range out {
-				X, c := x/cn, x%cn
-				h0, h1, h2 := hval(r0, X, c), hval(r1, X, c), hval(r2, X, c)
-				var v pyrVal
-				if yy%2 == 0 {
-					v = add(add(h0, mul(h1, 6)), h2)
-				} else {
-					v = mul(add(h1, h2), 4)
-				}
-				store(out, x, v, 6)
-			}
-		}
-	})
 }

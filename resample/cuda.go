@@ -119,7 +119,8 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	case kindGather:
 		p.Xs, p.Ys = at(0), at(1)
 		name := map[int]string{1: "u8", 2: "u16", 4: "f32"}[pl.depth.Size()]
-		return s.Dev.Launch(str, "gi_resize_gather_"+name, [3]int{(pl.dw + 255) / 256, gy(pl.dh), 1}, [3]int{256, 1, 1}, 0, core.Struct(&p))
+		threads := (pl.dw*pl.cn + 3) / 4
+		return s.Dev.Launch(str, "gi_resize_gather_"+name, [3]int{(threads + 255) / 256, gy(pl.dh), 1}, [3]int{256, 1, 1}, 0, core.Struct(&p))
 	case kindAreaFast:
 		p.Ix, p.Iy = int32(pl.ix), int32(pl.iy)
 		if pl.round2 {
@@ -133,22 +134,72 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	}
 	p.Xstart, p.Xw, p.Ystart, p.Yw = at(0), at(1), at(2), at(3)
 	p.Nx, p.Ny, p.Simd, p.SimdKind = int32(pl.x.n), int32(pl.y.n), int32(pl.simd), int32(pl.simdKind)
-	th, tr := resizeTile(pl, core.MultiProcessors(s.Dev))
+	sms := core.MultiProcessors(s.Dev)
+	if name, k, e := resizeRegKernel(pl); name != "" {
+		threads := (pl.dw*pl.cn + e - 1) / e
+		gx := (threads + resizeRT - 1) / resizeRT
+		th := resizeRegRows(pl.dh, gx, k, sms)
+		p.Th = int32(th)
+		return s.Dev.Launch(str, name, [3]int{gx, (pl.dh + th - 1) / th, 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
+	}
+	th, tr := resizeTile(pl, sms)
 	p.Th, p.Tr = int32(th), int32(tr)
-	name := resizeSepKernel(pl)
+	name := fmt.Sprintf("gi_resize_sep_%s_%s", resizeMode(pl), resizeSuffix(pl.depth))
 	grid := [3]int{(pl.dw*pl.cn + resizeTW - 1) / resizeTW, gy((pl.dh + th - 1) / th), 1}
 	return s.Dev.Launch(str, name, grid, [3]int{resizeTW, 1, 1}, tr*resizeTW*4, core.Struct(&p))
 }
 
-// resizeSepKernel is the separable kernel for the plan: its arithmetic, and its taps
-// an axis when both axes have 2, 4 or 8 (the float kernels take any number).
-func resizeSepKernel(pl *resizePlan) string {
-	mode := map[arith]string{arFloat: "f", arFix8: "x8", arExact: "ex", arPillow: "p"}[pl.arith]
-	k := 0
-	if pl.x.n == pl.y.n && (pl.x.n == 2 || pl.x.n == 4 || pl.x.n == 8) && pl.arith != arPillow && (pl.arith != arFloat || pl.depth != core.Depth8U) {
-		k = pl.x.n
+func resizeMode(pl *resizePlan) string {
+	return map[arith]string{arFloat: "f", arFix8: "x8", arExact: "ex", arPillow: "p"}[pl.arith]
+}
+
+// resizeRegKernel is the register kernel for a separable plan (gi_resize_reg_*):
+// the fewest taps K of those built for its arithmetic and depth that hold both
+// axes' (at most 16, 32 for 8U float), and the elements a thread, E; none ("")
+// for longer filters, which the staged kernel takes.
+func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
+	n := max(pl.x.n, pl.y.n)
+	var ks []int
+	switch pl.arith {
+	case arFix8:
+		ks = []int{n} // 2, 4 or 8: linear, cubic, Lanczos4
+	case arExact:
+		ks = []int{2, 4}
+	case arPillow:
+		ks = []int{4, 8, 16}
+	default:
+		ks = []int{2, 4, 8, 16}
+		if pl.depth == core.Depth8U {
+			ks = []int{4, 8, 16, 32}
+		}
 	}
-	return fmt.Sprintf("gi_resize_sep_%s_%d_%s", mode, k, resizeSuffix(pl.depth))
+	for _, k := range ks {
+		if n <= k {
+			return fmt.Sprintf("gi_resize_reg_%s_%d_%s", resizeMode(pl), k, resizeSuffix(pl.depth)), k, resizeElems(k)
+		}
+	}
+	return "", 0, 0
+}
+
+// resizeElems is how many consecutive output elements a register kernel thread
+// computes for K taps (kernels/resample_resize.cu's instantiations).
+func resizeElems(k int) int {
+	switch {
+	case k <= 4:
+		return 4
+	case k <= 8:
+		return 2
+	}
+	return 1
+}
+
+// resizeRegRows is the output rows a register kernel's thread walks down: enough
+// blocks for 16 a multiprocessor, at most 64 rows (each tile recomputes the K-1
+// source rows it shares with the tile above), and few enough blocks for the grid.
+func resizeRegRows(dh, gx, k, sms int) int {
+	th := dh * gx / (16 * sms)
+	th = max(1, min(64, th))
+	return max(th, (dh+65534)/65535)
 }
 
 // resizeTile picks the separable kernel's tile height th (up to 32 output rows,
@@ -182,15 +233,11 @@ func f32Bytes(v []float32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
 }
 
-// pyrCUDA launches gi_pyrdown_* or gi_pyrup_* (kernels/resample_pyr.cu): a thread
-// an output element, the rows spread over the grid's second axis.
+// pyrCUDA launches gi_pyrdown_* (kernels/resample_pyr.cu): a thread an output
+// element, the rows spread over the grid's second axis.
 func pyrCUDA(str core.Stream, d, s *core.State, pl *pyrPlan) error {
 	p := pyrParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Sw: int32(pl.sw), Sh: int32(pl.sh),
 		Dw: int32(pl.dw), Dh: int32(pl.dh), Cn: int32(pl.cn), Border: int32(pl.border), Width0: int32(min((pl.sw-3)/2+1, pl.dw))}
-	name := "gi_pyrdown_"
-	if pl.up {
-		name = "gi_pyrup_"
-	}
 	grid := [3]int{(pl.dw*pl.cn + 255) / 256, min(pl.dh, 65535), 1}
-	return s.Dev.Launch(str, name+resizeSuffix(s.Depth), grid, [3]int{256, 1, 1}, 0, core.Struct(&p))
+	return s.Dev.Launch(str, "gi_pyrdown_"+resizeSuffix(s.Depth), grid, [3]int{256, 1, 1}, 0, core.Struct(&p))
 }

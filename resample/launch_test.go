@@ -99,3 +99,25 @@ func TestPolyKernelChoice(t *testing.T) {
 		}
 	}
 }
+
+// The kernel each resize gets: the register kernels by taps, the staged kernel for
+// filters longer than 32 taps.
+func TestResizeKernelChoice(t *testing.T) {
+	for _, c := range []struct {
+		sw, sh, dw, dh int
+		in             resample.Interpolation
+		name           string
+	}{
+		{3840, 2160, 1280, 720, resample.InterLinear, "gi_resize_reg_x8_2_u8"},
+		{3840, 2160, 1920, 1080, resample.InterCubic, "gi_resize_reg_x8_4_u8"},
+		{3840, 2160, 1920, 1080, resample.InterLanczos4, "gi_resize_reg_x8_8_u8"},
+		{3840, 2160, 2560, 1440, resample.InterArea, "gi_resize_reg_f_4_u8"},
+		{3840, 2160, 224, 224, resample.InterArea, "gi_resize_reg_f_32_u8"},
+		{3840, 2160, 100, 50, resample.InterArea, ""},
+		{3840, 2160, 1000, 700, resample.InterLinearExact, "gi_resize_reg_ex_2_u8"},
+	} {
+		if name, _ := resample.ResizeKernel(c.sw, c.sh, c.dw, c.dh, c.in); name != c.name {
+			t.Errorf("%dx%d -> %dx%d %v: %q, want %q", c.sw, c.sh, c.dw, c.dh, c.in, name, c.name)
+		}
+	}
+}

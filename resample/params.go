@@ -26,6 +26,7 @@ type polyParams struct {
 const (
 	resizeTW   = 256
 	resizeSmem = 48 << 10
+	resizeRT   = 128 // GI_RESIZE_RT
 )
 
 // resizeParams mirrors gi_resize_*'s parameters (kernels/resample_params.h:

@@ -27,6 +27,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_RESAMPLE_MAXT", polyMaxT, kparams.ResampleMaxT},
 		{"GI_RESIZE_TW", resizeTW, kparams.ResizeTW},
 		{"GI_RESIZE_SMEM", resizeSmem, kparams.ResizeSmem},
+		{"GI_RESIZE_RT", resizeRT, kparams.ResizeRT},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

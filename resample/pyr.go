@@ -8,10 +8,8 @@ import (
 	"github.com/gpuimg/gpuimg/internal/core"
 )
 
-// pyrPlan is one pyramid step: src's size, dst's, and the border rule (PyrDown's;
-// PyrUp's is always BORDER_REFLECT_101 on the upsampled grid).
+// pyrPlan is PyrDown's step: src's size, dst's, and the border rule.
 type pyrPlan struct {
-	up                 bool
 	sw, sh, dw, dh, cn int
 	border             int
 }
@@ -70,7 +68,64 @@ func PyrUp(src, dst *gpuimage.Image, size image.Point, border gpuimage.BorderTyp
 	if s.Chans > 4 {
 		return fmt.Errorf("%s: %d channels (1 to 4)", op, s.Chans)
 	}
-	return runPyr(op, s, dst, &pyrPlan{up: true, sw: s.Cols, sh: s.Rows, dw: size.X, dh: size.Y, cn: s.Chans, border: int(gpuimage.BorderReflect101)}, opts)
+	return runResize(op, s, dst, pyrUpPlan(s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth), opts)
+}
+
+// pyrUpPlan is pyrUp as a separable resize: on each axis, output X of the
+// upsampled grid (zeros between the source pixels, [1 4 6 4 1], BORDER_REFLECT_101
+// on the grid of twice the source's size) is 2 taps ((x+1)/2 ... ) folded onto the
+// source pixels: s[x-1] + 6s[x] + s[x+1] at even X = 2x, 4(s[x] + s[x+1]) at odd
+// X, and at the edges 6s[0] + 2s[1], s[w-2] + 7s[w-1], 8s[w-1] (8s[0] for a
+// 1-pixel side); an odd extra output repeats the one before it (row 2h repeats
+// row 2h-2). The weights carry OpenCV's final division by 64: for 8U and 16-bit
+// scaled so that the exact fixed-point arithmetic (arExact) gives (sum + 32) >> 6;
+// for 32F as /64 in the vertical pass (exact: a power of two), summed in OpenCV's
+// order but at the edges, where the folded weights round once instead of twice.
+func pyrUpPlan(sw, sh, dw, dh, cn int, depth core.Depth) *resizePlan {
+	pl := &resizePlan{sw: sw, sh: sh, dw: dw, dh: dh, cn: cn, depth: depth, kind: kindSep, arith: arExact}
+	hs, vs := float32(32), float32(32) // 8U: (v * 2^10 + 2^15) >> 16
+	if depth == core.Depth16U || depth == core.Depth16S {
+		hs, vs = 1<<13, 1<<13 // (v * 2^26 + 2^31) >> 32
+	}
+	if depth == core.Depth32F {
+		pl.arith, hs, vs = arFloat, 1, 1.0/64
+	}
+	axisOf := func(n, dn int, rows bool, scale float32) axis {
+		a := axis{start: make([]int32, dn), n: 3, w: make([]float32, dn*3)}
+		for X := 0; X < dn; X++ {
+			xx := X
+			if xx == 2*n {
+				xx = 2*n - 1
+				if rows {
+					xx = 2*n - 2
+				}
+			}
+			x := xx / 2
+			var st int
+			var w [3]float32
+			switch {
+			case n == 1:
+				w = [3]float32{8}
+			case xx%2 == 1 && x == n-1:
+				st, w = x, [3]float32{8}
+			case xx%2 == 1:
+				st, w = x, [3]float32{4, 4}
+			case x == 0:
+				w = [3]float32{6, 2}
+			case x == n-1:
+				st, w = x-1, [3]float32{1, 7}
+			default:
+				st, w = x-1, [3]float32{1, 6, 1}
+			}
+			a.start[X] = int32(st)
+			for j := range w {
+				a.w[X*3+j] = w[j] * scale
+			}
+		}
+		return a
+	}
+	pl.x, pl.y = axisOf(sw, dw, false, hs), axisOf(sh, dh, true, vs)
+	return pl
 }
 
 func abs(x int) int {

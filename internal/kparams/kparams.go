@@ -25,7 +25,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "3f6ab6c3018bab12332746ae55d3c332269f93ee966838636d37ca1a0d474144"
+const HeadersSum = "ebc5c5a2dde6b74b9e81e3a541b40b14d3c05a89f3196ee39e3dc73ffe10f2c9"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -145,6 +145,7 @@ const (
 	ResampleMaxT    = C.GI_RESAMPLE_MAXT
 	ResizeTW        = C.GI_RESIZE_TW
 	ResizeSmem      = C.GI_RESIZE_SMEM
+	ResizeRT        = C.GI_RESIZE_RT
 )
 
 // The filter limits.
