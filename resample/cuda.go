@@ -155,8 +155,9 @@ func resizeMode(pl *resizePlan) string {
 
 // resizeRegKernel is the register kernel for a separable plan (gi_resize_reg_*):
 // the fewest taps K of those built for its arithmetic and depth that hold both
-// axes' (at most 16, 32 for 8U float), and the elements a thread, E; none ("")
-// for longer filters, which the staged kernel takes.
+// axes' (at most 8), and the elements a thread, E; none ("") for longer filters,
+// which the staged kernel takes (on the H100 register kernels of 16 and 32 taps
+// were 5-30 times slower than it: too few rows a tile to share their sums).
 func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
 	n := max(pl.x.n, pl.y.n)
 	var ks []int
@@ -166,11 +167,11 @@ func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
 	case arExact:
 		ks = []int{2, 4}
 	case arPillow:
-		ks = []int{4, 8, 16}
+		ks = []int{4, 8}
 	default:
-		ks = []int{2, 4, 8, 16}
+		ks = []int{2, 4, 8}
 		if pl.depth == core.Depth8U {
-			ks = []int{4, 8, 16, 32}
+			ks = []int{4, 8}
 		}
 	}
 	for _, k := range ks {

@@ -101,7 +101,7 @@ func TestPolyKernelChoice(t *testing.T) {
 }
 
 // The kernel each resize gets: the register kernels by taps, the staged kernel for
-// filters longer than 32 taps.
+// filters longer than 8 taps.
 func TestResizeKernelChoice(t *testing.T) {
 	for _, c := range []struct {
 		sw, sh, dw, dh int
@@ -112,7 +112,9 @@ func TestResizeKernelChoice(t *testing.T) {
 		{3840, 2160, 1920, 1080, resample.InterCubic, "gi_resize_reg_x8_4_u8"},
 		{3840, 2160, 1920, 1080, resample.InterLanczos4, "gi_resize_reg_x8_8_u8"},
 		{3840, 2160, 2560, 1440, resample.InterArea, "gi_resize_reg_f_4_u8"},
-		{3840, 2160, 224, 224, resample.InterArea, "gi_resize_reg_f_32_u8"},
+		{3840, 2160, 224, 224, resample.InterArea, ""},
+		{3840, 2160, 300, 200, resample.InterArea, ""},
+		{3840, 2160, 1000, 700, resample.InterArea, "gi_resize_reg_f_8_u8"},
 		{3840, 2160, 100, 50, resample.InterArea, ""},
 		{3840, 2160, 1000, 700, resample.InterLinearExact, "gi_resize_reg_ex_2_u8"},
 	} {
