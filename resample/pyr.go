@@ -68,7 +68,9 @@ func PyrUp(src, dst *gpuimage.Image, size image.Point, border gpuimage.BorderTyp
 	if s.Chans > 4 {
 		return fmt.Errorf("%s: %d channels (1 to 4)", op, s.Chans)
 	}
-	return runResize(op, s, dst, pyrUpPlan(s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth), opts)
+	key := planKey{"pyrup", s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth, 0, 0, 0}
+	pl := cachedPlan(key, func() *resizePlan { return pyrUpPlan(s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth) })
+	return runResize(op, s, dst, pl, opts)
 }
 
 // pyrUpPlan is pyrUp as a separable resize: on each axis, output X of the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sync"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -138,7 +139,10 @@ func Resize(src, dst *gpuimage.Image, size image.Point, fx, fy float64, interp I
 	if size.X == s.Cols && size.Y == s.Rows {
 		return src.CopyTo(dst, opts...)
 	}
-	pl := newResizePlan(s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth, ifx, ify, interp)
+	key := planKey{"resize", s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth, ifx, ify, int(interp)}
+	pl := cachedPlan(key, func() *resizePlan {
+		return newResizePlan(s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth, ifx, ify, interp)
+	})
 	return runResize(op, s, dst, pl, opts)
 }
 
@@ -486,4 +490,41 @@ func exactAxis(n, dn int, inv float64, depth core.Depth) axis {
 		a.w[d*2], a.w[d*2+1] = float32(one-w1), float32(w1)
 	}
 	return a
+}
+
+// The plans of recent resizes, by what determines them: building one (OpenCV's or
+// Pillow's weights, sines for Lanczos, for every output row and column) takes
+// longer than the GPU takes to resize a 4K image, and a batch or a video resizes
+// frame after frame alike. At most maxPlans are kept.
+type planKey struct {
+	op                 string
+	sw, sh, dw, dh, cn int
+	depth              core.Depth
+	fx, fy             float64
+	mode               int
+}
+
+const maxPlans = 64
+
+var (
+	plansMu sync.Mutex
+	plans   = map[planKey]*resizePlan{}
+)
+
+// cachedPlan returns the plan for key, made by build the first time.
+func cachedPlan(key planKey, build func() *resizePlan) *resizePlan {
+	plansMu.Lock()
+	pl, ok := plans[key]
+	plansMu.Unlock()
+	if ok {
+		return pl
+	}
+	pl = build()
+	plansMu.Lock()
+	if len(plans) >= maxPlans {
+		clear(plans)
+	}
+	plans[key] = pl
+	plansMu.Unlock()
+	return pl
 }

@@ -141,19 +141,28 @@ func Scale(src, dst *gpuimage.Image, size image.Point, f Filter, opts ...gpuimag
 	if size.X == s.Cols && size.Y == s.Rows {
 		return src.CopyTo(dst, opts...)
 	}
-	pl := &resizePlan{sw: s.Cols, sh: s.Rows, dw: size.X, dh: size.Y, cn: s.Chans, depth: s.Depth, kind: kindSep, arith: arFloat}
-	fix := s.Depth == core.Depth8U
+	key := planKey{"scale", s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth, 0, 0, int(f)}
+	pl := cachedPlan(key, func() *resizePlan { return scalePlan(s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth, f) })
+	return runResize(op, s, dst, pl, opts)
+}
+
+// scalePlan is Scale's resize of sw x sh to dw x dh by f: Pillow's weights on
+// each axis (a pass that keeps its size copies, as Pillow skips it), in Pillow's
+// 8-bit arithmetic for 8U and in float32 otherwise.
+func scalePlan(sw, sh, dw, dh, cn int, depth core.Depth, f Filter) *resizePlan {
+	pl := &resizePlan{sw: sw, sh: sh, dw: dw, dh: dh, cn: cn, depth: depth, kind: kindSep, arith: arFloat}
+	fix := depth == core.Depth8U
 	if fix {
 		pl.arith = arPillow
 	}
-	pl.x, pl.y = pillowAxis(s.Cols, size.X, f, fix), pillowAxis(s.Rows, size.Y, f, fix)
-	if size.Y == s.Rows {
-		pl.y = identityAxis(s.Rows, fix) // Pillow skips a pass that keeps the size
+	pl.x, pl.y = pillowAxis(sw, dw, f, fix), pillowAxis(sh, dh, f, fix)
+	if dh == sh {
+		pl.y = identityAxis(sh, fix)
 	}
-	if size.X == s.Cols {
-		pl.x = identityAxis(s.Cols, fix)
+	if dw == sw {
+		pl.x = identityAxis(sw, fix)
 	}
-	return runResize(op, s, dst, pl, opts)
+	return pl
 }
 
 // pillowBits are the fraction bits of Pillow's 8-bit weights (PRECISION_BITS).
