@@ -23,6 +23,7 @@ FAMILIES = [
     ("Filters", ("gaussian", "box", "sobel", "scharr", "laplacian", "filter2D", "sepFilter2D")),
     ("Frequency domain", ("dft", "idft", "cufft", "lowpass", "highpass", "notch", "conv ", "mulSpectrums",
                           "magnitude", "phase", "spectrum", "bandpass", "applyMask", "padToOptimal")),
+    ("Resizing (resample: Resize, Scale, pyramids)", ("resize ", "scale ", "pyrDown", "pyrUp")),
     ("Pipelines (operations chained on the device)", ("pipeline",)),
     ("Signals: convolution (dsp)", ("dsp convolve",)),
     ("Signals: IIR filters (dsp)", ("dsp sosfilt", "dsp lfilter", "dsp sosfiltfilt")),
