@@ -226,7 +226,7 @@ func init() {
 	addOp(&opSpec{name: "thumbnail", summary: "antialiased thumbnails: the image shrunk to fit in -size, its aspect kept (-fit=false: exactly -size)",
 		params: []param{{"size", "256x256", "the box WxH"}, {"fit", "true", "keep the aspect ratio, fitting inside the box (never enlarging)"},
 			{"filter", "lanczos3", "filter: box, bilinear, bicubic, lanczos3, hamming"}},
-		example: "gpuimg thumbnail photos/ -o thumbs/ -size 256x256",
+		example: "gpuimg thumbnail *.jpg -o thumbs/ -size 256x256",
 		build: func(a args) (stepFunc, error) {
 			sz, err1 := a.size("size")
 			fit, err2 := strconv.ParseBool(a["fit"])
