@@ -282,8 +282,8 @@ __device__ __forceinline__ void reg(const ResizeParams& p) {
     }
   }
   const int y0 = blockIdx.y * p.th, y1 = min(y0 + p.th, p.dh);
-  // Zeroed: the slide reads the rows it drops, and nvcc (11.8 and 13) miscompiles
-  // the shift of an uninitialised register array (found on the H100).
+  // Zeroed: the slide reads the rows it drops, and nvcc 11.8 miscompiled
+  // the shift of an uninitialised register array (wrong results on the H100).
   unsigned h[K][E] = {};
   int first = -(1 << 30);  // the source row of h[0]
   for (int y = y0; y < y1; ++y) {
