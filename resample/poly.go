@@ -221,29 +221,13 @@ func checkOut(op string, rows int, outn int64) error {
 // compute makes dst (a new image first where it shares memory with src) and
 // fills its outn samples a row on src's device.
 func compute(op string, s *core.State, dst *gpuimage.Image, pl *plan, t0 int64, outn int, opts []gpuimage.Option) error {
-	out := dst
-	if d := core.StateOf(dst); d == s || core.Overlaps(s, d) {
-		out = &gpuimage.Image{}
-		defer out.Close()
-	}
-	d := core.StateOf(out)
-	if err := d.Create(s.Dev, s.Rows, outn, core.Depth32F, 1); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
+	return into(op, s, dst, s.Rows, outn, core.Depth32F, 1, opts, func(str core.Stream, d *core.State) error {
 		if s.Dev.IsCPU() {
 			polyCPU(d, s, pl, t0)
 			return nil
 		}
 		return polyCUDA(str, d, s, pl, t0)
 	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	if out != dst {
-		return out.CopyTo(dst, opts...)
-	}
-	return nil
 }
 
 // plan is a resampling's polyphase filter (ResamplePolyParams): output o is the sum

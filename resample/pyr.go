@@ -140,30 +140,11 @@ func abs(x int) int {
 // runPyr makes dst (a new image first where it shares memory with src) and fills
 // it on src's device.
 func runPyr(op string, s *core.State, dst *gpuimage.Image, pl *pyrPlan, opts []gpuimage.Option) error {
-	out := dst
-	if d := core.StateOf(dst); d == s || core.Overlaps(s, d) {
-		out = &gpuimage.Image{}
-		defer out.Close()
-	}
-	d := core.StateOf(out)
-	if d == nil {
-		return fmt.Errorf("%s: %w", op, core.ErrNil)
-	}
-	if err := d.Create(s.Dev, pl.dh, pl.dw, s.Depth, s.Chans); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
+	return into(op, s, dst, pl.dh, pl.dw, s.Depth, s.Chans, opts, func(str core.Stream, d *core.State) error {
 		if s.Dev.IsCPU() {
 			pyrCPU(d, s, pl)
 			return nil
 		}
 		return pyrCUDA(str, d, s, pl)
 	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	if out != dst {
-		return out.CopyTo(dst, opts...)
-	}
-	return nil
 }

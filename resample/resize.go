@@ -149,6 +149,19 @@ func Resize(src, dst *gpuimage.Image, size image.Point, fx, fy float64, interp I
 // runResize makes dst (a new image first where it shares memory with src) and
 // fills it by the plan on src's device.
 func runResize(op string, s *core.State, dst *gpuimage.Image, pl *resizePlan, opts []gpuimage.Option) error {
+	return into(op, s, dst, pl.dh, pl.dw, s.Depth, s.Chans, opts, func(str core.Stream, d *core.State) error {
+		if s.Dev.IsCPU() {
+			resizeCPU(d, s, pl)
+			return nil
+		}
+		return resizeCUDA(str, d, s, pl)
+	})
+}
+
+// into makes dst a rows x cols image of depth and chans on src's device (a new
+// image first where dst shares memory with src, copied into dst at the end) and
+// runs fill on it, on the stream opts name; errors carry op.
+func into(op string, s *core.State, dst *gpuimage.Image, rows, cols int, depth core.Depth, chans int, opts []gpuimage.Option, fill func(str core.Stream, d *core.State) error) error {
 	out := dst
 	if d := core.StateOf(dst); d == s || core.Overlaps(s, d) {
 		out = &gpuimage.Image{}
@@ -158,17 +171,10 @@ func runResize(op string, s *core.State, dst *gpuimage.Image, pl *resizePlan, op
 	if d == nil {
 		return fmt.Errorf("%s: %w", op, core.ErrNil)
 	}
-	if err := d.Create(s.Dev, pl.dh, pl.dw, s.Depth, s.Chans); err != nil {
+	if err := d.Create(s.Dev, rows, cols, depth, chans); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
-		if s.Dev.IsCPU() {
-			resizeCPU(d, s, pl)
-			return nil
-		}
-		return resizeCUDA(str, d, s, pl)
-	})
-	if err != nil {
+	if err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error { return fill(str, d) }); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	if out != dst {
