@@ -32,26 +32,27 @@ struct ResamplePolyParams {
 
 // ---- Image resizing (resample_resize.cu; Go: resample/resize.go builds the tables,
 // resample/cuda.go launches, resample/cpu.go is the CPU twin).
-// GI_RESIZE_TW: the staged separable kernels' tile width in output elements (their
-// block); GI_RESIZE_SMEM: the most shared memory a tile's horizontal sums take;
-// GI_RESIZE_RT: the register kernels' block.
-#define GI_RESIZE_TW 256
-#define GI_RESIZE_SMEM (48 * 1024)
+// GI_RESIZE_RT: the block of the register kernels and of the two-pass kernels;
+// GI_RESIZE_VE8, GI_RESIZE_VEF: the vertical pass's elements a thread, from an
+// 8-bit (Pillow's) and a float intermediate.
 #define GI_RESIZE_RT 128
+#define GI_RESIZE_VE8 8
+#define GI_RESIZE_VEF 4
 
 // ResizeParams: one resize of a sw x sh image of cn channels into dw x dh.
 //   gi_resize_gather_*: dst(x, y) = src(xs[x], ys[y]), every channel.
 //   gi_resize_area_*:   the mean of the ix x iy block at (x*ix, y*iy), rounded as
 //                       OpenCV's resizeAreaFast_ ((sum + 2) >> 2 when round2).
-//   gi_resize_reg_*, gi_resize_sep_*:
+//   gi_resize_reg_*, gi_resize_h_* then gi_resize_v_*:
 //                       output element x (pixel x / cn) of row y is the vertical
 //                       pass over ny rows (ystart[y] + j, clamped) of the horizontal
 //                       pass over nx columns (xstart[x / cn] + j, clamped), weights
 //                       xw[(x / cn) * nx + j] and yw[y * ny + j]. reg: blocks of
 //                       GI_RESIZE_RT threads, each thread a few elements down th
-//                       rows. sep: a block computes a tile of GI_RESIZE_TW elements
-//                       by th rows, the horizontal sums of its at most tr source
-//                       rows kept in shared memory.
+//                       rows. h: the horizontal pass of every source row into an
+//                       intermediate image (dst, dp; dh = sh), the block's weights
+//                       staged in shared memory ws words a pixel apart (0: not
+//                       staged); v: the vertical pass from it (src, sp).
 //                       simd, simdkind: OpenCV's 8-bit vector rounding (resizePlan).
 struct ResizeParams {
   const void* src;
@@ -66,7 +67,7 @@ struct ResizeParams {
   const float* xw;
   const int* ystart;
   const float* yw;
-  int nx, ny, th, tr, simd, simdkind;
+  int nx, ny, th, ws, simd, simdkind;
 };
 
 // PyrParams: gi_pyrdown_* and gi_pyrup_* (resample_pyr.cu), OpenCV's pyrDown and

@@ -6,17 +6,21 @@
 //   gi_resize_area_T          the integer-factor area average (resizeAreaFast_).
 //   gi_resize_area2_u8cCN     its 2x2 case for 8U (InterLinear's and InterArea's
 //                             halving): 8 output pixels a thread, 16-byte loads.
-//   gi_resize_sep_MODE_K_T    every other case, separable: a block's tile of
-//                             GI_RESIZE_TW output elements by th rows first computes
-//                             the horizontal pass of each source row the tile needs
-//                             into shared memory (a thread a column, coalesced
-//                             loads), then the vertical pass of each output. MODE is
-//                             the arithmetic (f: float in OpenCV's order, each product
-//                             and sum rounded, no fused multiply-adds; x8: 8U fixed
-//                             point with 11-bit taps; ex: INTER_LINEAR_EXACT's), K the
-//                             taps an axis (2 linear, 4 cubic, 8 Lanczos4, 0 any:
-//                             the area weights); p: Pillow's 8-bit fixed point
-//                             (Scale), each pass rounded to 8 bits.
+//   gi_resize_reg_MODE_K_T[cCN] separable filters of at most K = 2, 4 or 8 taps an
+//                             axis (linear, cubic, Lanczos4, short area and Pillow
+//                             filters): each thread E elements a block width apart
+//                             down a tile of rows, the horizontal sums of the K
+//                             source rows the current output row needs slid down
+//                             in registers; cCN: CN channels (the taps' offsets
+//                             constants), else any.
+//   gi_resize_h_MODE_T,       longer filters, in two passes through an intermediate
+//   gi_resize_v_MODE_T        image of the output's width (Pillow's order): the
+//                             horizontal pass of every source row (a thread a
+//                             pixel), then the vertical pass (E elements a thread).
+// MODE is the arithmetic: f, float in OpenCV's order, each product and sum
+// rounded, no fused multiply-adds; x8, 8U fixed point with 11-bit taps; ex,
+// INTER_LINEAR_EXACT's; p, Pillow's 8-bit fixed point (Scale), each pass rounded
+// to 8 bits.
 #include "common.cuh"
 #include "resample_params.h"
 
@@ -160,81 +164,112 @@ __device__ __forceinline__ void area2u8(const ResizeParams& p) {
   }
 }
 
-// hsum is one element's horizontal pass over n taps at clamped columns, as a 32-bit
-// word (the staged kernel's any number of taps: kFloat's float, kPillow's clipped
-// 8-bit value).
-template <int MODE, typename T>
-__device__ __forceinline__ unsigned hsum(const T* s, int st, int n, int sw, int cn, const float* w) {
-  if (MODE == kFloat) {
-    float acc = __fmul_rn((float)__ldg(s + clampi(st, sw) * cn), __ldg(w));
-    for (int j = 1; j < n; ++j) acc = __fadd_rn(acc, __fmul_rn((float)__ldg(s + clampi(st + j, sw) * cn), __ldg(w + j)));
-    return __float_as_uint(acc);
-  }
-  // Pillow's 8-bit pass: 22-bit taps, (sum + 2^21) >> 22 clipped to 0..255.
-  int acc = 1 << 21;
-  for (int j = 0; j < n; ++j) acc += (int)__ldg(s + clampi(st + j, sw) * cn) * (int)__ldg(w + j);
-  return (unsigned)min(max(acc >> 22, 0), 255);
+// HWeight is the type a register kernel keeps its horizontal weights in: float
+// for kFloat, the fixed-point modes' integers else (converted once a thread).
+template <int MODE> struct HWeight { typedef int type; };
+template <> struct HWeight<kFloat> { typedef float type; };
+
+// The taps' element offsets from an element's first tap, as taps reads them:
+// OffTab from a table (clamped at the image's edges), OffStride every CN (or cn
+// when CN is 0) elements (inside the image: constants when CN is).
+struct OffTab {
+  const int* o;
+  __device__ __forceinline__ int operator()(int j) const { return o[j]; }
+};
+template <int CN>
+struct OffStride {
+  int cn;
+  __device__ __forceinline__ int operator()(int j) const { return j * (CN ? CN : cn); }
+};
+
+// taps loads one element's K taps (at the element offsets off(j) of s, which
+// must lie in the image) as floats for kFloat and ints else.
+template <int MODE, typename T, int K, typename Off>
+__device__ __forceinline__ void taps(const T* s, const Off& off, typename HWeight<MODE>::type (&v)[K]) {
+#pragma unroll
+  for (int j = 0; j < K; ++j) v[j] = (typename HWeight<MODE>::type)__ldg(s + off(j));
 }
 
-// hrow is one element's horizontal pass over its taps (K at most, n of them, at
-// the precomputed element offsets off of row s) as a 32-bit word: a float
-// (kFloat), Pillow's clipped 8-bit value, or the exact integer sum (its low 32
-// bits: uint32 for 16U in kExact, int else; OpenCV's int wraps as it does).
-template <int MODE, typename T, int K>
-__device__ __forceinline__ unsigned hrow(const T* s, const int* off, const float* w, int n) {
+// hsumTaps is one element's horizontal pass over its taps v (K at most, n of them)
+// as a 32-bit word: a float (kFloat), Pillow's clipped 8-bit value, or the exact
+// integer sum (its low 32 bits: uint32 for 16U in kExact, int else; OpenCV's int
+// wraps as it does). The integer modes' weights past n are zero, so all K taps
+// are summed.
+template <int MODE, int K, typename W>
+__device__ __forceinline__ unsigned hsumTaps(const W (&v)[K], const W (&w)[K], int n) {
   if (MODE == kFloat) {
-    float acc = __fmul_rn((float)__ldg(s + off[0]), w[0]);
+    float acc = __fmul_rn(v[0], w[0]);
 #pragma unroll
     for (int j = 1; j < K; ++j)
-      if (j < n) acc = __fadd_rn(acc, __fmul_rn((float)__ldg(s + off[j]), w[j]));
+      if (j < n) acc = __fadd_rn(acc, __fmul_rn(v[j], w[j]));
     return __float_as_uint(acc);
   }
   unsigned acc = MODE == kPillow ? 1u << 21 : 0u;
 #pragma unroll
-  for (int j = 0; j < K; ++j)
-    if (j < n) acc += (unsigned)(int)__ldg(s + off[j]) * (unsigned)(int)w[j];
+  for (int j = 0; j < K; ++j) acc += (unsigned)v[j] * (unsigned)w[j];
   if (MODE == kPillow) return (unsigned)min(max((int)acc >> 22, 0), 255);
   return acc;
 }
 
-// vcomb is output element x from its rows' horizontal sums h[j * hs] and the
-// vertical weights b (n of them, K at most; K = 0: any number).
-template <int MODE, typename T, int K>
-__device__ __forceinline__ T vcomb(const unsigned* h, int hs, const float* b, int n, int x, const ResizeParams& p) {
-  const int k = K ? K : n;
+// RegW holds a row's K vertical weights in registers, in the forms vcomb's
+// arithmetic wants, converted once a row for all of a thread's elements: f(j) the
+// float weight, i(j) its integer value (the fixed-point modes' tables hold
+// integers), s(j) the float scaled by 2^-22 (VResizeCubicVec_32s8u's).
+template <int K>
+struct RegW {
+  float fv[K], sv[K];
+  int iv[K];
+  __device__ __forceinline__ RegW(const float* b, int n) {
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      fv[j] = j < n ? __ldg(b + j) : 0.f;
+      iv[j] = (int)fv[j];
+      sv[j] = __fmul_rn(fv[j], 1.f / (2048.f * 2048.f));
+    }
+  }
+  __device__ __forceinline__ float f(int j) const { return fv[j]; }
+  __device__ __forceinline__ int i(int j) const { return iv[j]; }
+  __device__ __forceinline__ float s(int j) const { return sv[j]; }
+};
+
+// vcomb is output element x from its rows' horizontal sums h[j] and the vertical
+// weights b (n of them, K at most). LIN: kFix8's VResizeLinear arithmetic (the
+// register kernels decide once for all their elements).
+template <int MODE, typename T, int K, bool LIN>
+__device__ __forceinline__ T vcomb(const unsigned* h, const RegW<K>& b, int n, int x, const ResizeParams& p) {
+  constexpr int k = K;
   if (MODE == kFloat) {
-    float acc = __fmul_rn(__uint_as_float(h[0]), b[0]);
+    float acc = __fmul_rn(__uint_as_float(h[0]), b.f(0));
 #pragma unroll
     for (int j = 1; j < k; ++j)
-      if (j < n) acc = __fadd_rn(acc, __fmul_rn(__uint_as_float(h[j * hs]), b[j]));
+      if (j < n) acc = __fadd_rn(acc, __fmul_rn(__uint_as_float(h[j]), b.f(j)));
     return sat<T>(acc);
   }
   if (MODE == kPillow) {
     int acc = 1 << 21;
 #pragma unroll
     for (int j = 0; j < k; ++j)
-      if (j < n) acc += (int)h[j * hs] * (int)b[j];
+      if (j < n) acc += (int)h[j] * b.i(j);
     return sati<T>(acc >> 22);
   }
   if (MODE == kFix8) {
-    if (p.simdkind == simdLinear) {
+    if (LIN) {
       // VResizeLinear's 8U arithmetic: (((h >> 4) * b) >> 16 summed, + 2) >> 2.
       int s = 0;
 #pragma unroll
-      for (int j = 0; j < k; ++j) s += (min(max((int)h[j * hs] >> 4, -32768), 32767) * (int)b[j]) >> 16;
+      for (int j = 0; j < k; ++j) s += (min(max((int)h[j] >> 4, -32768), 32767) * b.i(j)) >> 16;
       return sati<T>((min(max(s, -32768), 32767) + 2) >> 2);
     }
     if (x < p.simd) {
       // VResizeCubicVec_32s8u: float, products summed last to first.
-      const float sc = 1.f / (2048.f * 2048.f);
-      float acc = __fmul_rn((float)(int)h[(k - 1) * hs], __fmul_rn(b[k - 1], sc));
+      float acc = __fmul_rn((float)(int)h[k - 1], b.s(k - 1));
 #pragma unroll
-      for (int j = k - 2; j >= 0; --j) acc = __fadd_rn(__fmul_rn((float)(int)h[j * hs], __fmul_rn(b[j], sc)), acc);
+      for (int j = k - 2; j >= 0; --j) acc = __fadd_rn(__fmul_rn((float)(int)h[j], b.s(j)), acc);
       return sati<T>(__float2int_rn(acc));
     }
     int acc = 0;
 #pragma unroll
-    for (int j = 0; j < k; ++j) acc += (int)h[j * hs] * (int)b[j];
+    for (int j = 0; j < k; ++j) acc += (int)h[j] * b.i(j);
     return sati<T>((acc + (1 << 21)) >> 22);
   }
   // kExact: 8 fraction bits a pass for 8U, 16 for 16-bit.
@@ -242,44 +277,62 @@ __device__ __forceinline__ T vcomb(const unsigned* h, int hs, const float* b, in
     int acc = 0;
 #pragma unroll
     for (int j = 0; j < k; ++j)
-      if (j < n) acc += (int)h[j * hs] * (int)b[j];
+      if (j < n) acc += (int)h[j] * b.i(j);
     return sati<T>((acc + (1 << 15)) >> 16);
   }
   long long acc = 0;
 #pragma unroll
   for (int j = 0; j < k; ++j) {
-    const long long hv = (T)-1 > 0 ? (long long)h[j * hs] : (long long)(int)h[j * hs];
-    if (j < n) acc += hv * (long long)b[j];
+    const long long hv = (T)-1 > 0 ? (long long)h[j] : (long long)(int)h[j];
+    if (j < n) acc += hv * (long long)b.i(j);
   }
   return sati<T>((int)max(min((acc + (1LL << 31)) >> 32, 65535LL), -32768LL));
 }
 
-// reg: a thread's E consecutive output elements down th output rows of a tile,
-// the horizontal sums of the K source rows the current output row needs kept in
-// registers and slid down as the rows advance (ystart never decreases), so each
-// source row's pass is computed once per tile; the taps' element offsets (clamped)
-// and weights in registers too. E elements are stored as one vector where aligned.
-template <int MODE, typename T, int K, int E>
-__device__ __forceinline__ void reg(const ResizeParams& p) {
-  const int cn = p.cn, w = p.dw * cn;
-  const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * E;
-  if (x0 >= w) return;
-  // The taps' element offsets: kept for few taps, recomputed (clamped) for many,
-  // where the registers are better spent on the sums and weights.
-  constexpr bool keep = K * E <= 16;
-  int off[keep ? E : 1][keep ? K : 1], st[E], ch[E];
-  float xw[E][K];
+// regRow stores a register kernel thread's E elements of output row d.
+template <int MODE, typename T, int K, int E, bool LIN>
+__device__ __forceinline__ void regRow(const unsigned (&h)[K][E], const RegW<K>& b, const ResizeParams& p, int xb, int w, T* d) {
 #pragma unroll
   for (int e = 0; e < E; ++e) {
-    const int x = min(x0 + e, w - 1);
+    unsigned col[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j) col[j] = h[j][e];
+    const int x = xb + e * GI_RESIZE_RT;
+    const T v = vcomb<MODE, T, K, LIN>(col, b, p.ny, x, p);
+    if (x < w) d[x] = v;
+  }
+}
+
+// reg: E output elements a thread, GI_RESIZE_RT apart (a warp's loads and stores
+// of one tap cover consecutive elements: few cache lines an instruction), down th
+// output rows of a tile; the horizontal sums of the K source rows the current
+// output row needs kept in registers and slid down as the rows advance (ystart
+// never decreases), so each source row's pass is computed once per tile; the
+// weights in registers too, converted once (a row's vertical weights once for the
+// thread's E elements). A thread whose taps all lie inside the image (all but the
+// edges) reads them every CN elements from its element's first tap (immediate
+// offsets when CN is fixed, 0: p.cn); the others through clamped offsets.
+template <int MODE, typename T, int K, int E, int CN>
+__device__ __forceinline__ void reg(const ResizeParams& p) {
+  typedef typename HWeight<MODE>::type W;
+  const int cn = CN ? CN : p.cn, w = p.dw * cn;
+  const int xb = blockIdx.x * GI_RESIZE_RT * E + threadIdx.x;  // element e: xb + e * GI_RESIZE_RT
+  if (xb >= w) return;
+  const T* const src = static_cast<const T*>(p.src);
+  const int sp = p.sp, sw = p.sw, sh = p.sh;
+  int first0[E], st[E], ch[E];
+  W xw[E][K];
+  bool inside = true;
+#pragma unroll
+  for (int e = 0; e < E; ++e) {
+    const int x = min(xb + e * GI_RESIZE_RT, w - 1);
     const int dx = x / cn;
     ch[e] = x - dx * cn;
     st[e] = __ldg(p.xstart + dx);
+    inside = inside && st[e] >= 0 && st[e] + K <= sw;
+    first0[e] = st[e] * cn + ch[e];
 #pragma unroll
-    for (int j = 0; j < K; ++j) {
-      if (keep) off[keep ? e : 0][keep ? j : 0] = clampi(st[e] + j, p.sw) * cn + ch[e];
-      xw[e][j] = j < p.nx ? __ldg(p.xw + dx * p.nx + j) : 0.f;
-    }
+    for (int j = 0; j < K; ++j) xw[e][j] = (W)(j < p.nx ? __ldg(p.xw + dx * p.nx + j) : 0.f);
   }
   const int y0 = blockIdx.y * p.th, y1 = min(y0 + p.th, p.dh);
   // Zeroed: the slide reads the rows it drops, and nvcc 11.8 miscompiled
@@ -299,84 +352,156 @@ __device__ __forceinline__ void reg(const ResizeParams& p) {
 #pragma unroll
         for (int e = 0; e < E; ++e) h[j][e] = h[j + 1][e];
       ++first;
-      const T* s = row<T>(p.src, p.sp, clampi(first + K - 1, p.sh));
+      const T* s = row<T>(src, sp, clampi(first + K - 1, sh));
+      W v[K];
+      if (inside) {
 #pragma unroll
-      for (int e = 0; e < E; ++e) {
-        int o[K];
+        for (int e = 0; e < E; ++e) {
+          taps<MODE, T, K>(s + first0[e], OffStride<CN>{cn}, v);
+          h[K - 1][e] = hsumTaps<MODE, K>(v, xw[e], p.nx);
+        }
+      } else {
 #pragma unroll
-        for (int j = 0; j < K; ++j) o[j] = keep ? off[keep ? e : 0][keep ? j : 0] : clampi(st[e] + j, p.sw) * cn + ch[e];
-        h[K - 1][e] = hrow<MODE, T, K>(s, o, xw[e], p.nx);
+        for (int e = 0; e < E; ++e) {
+          int o[K];
+#pragma unroll
+          for (int j = 0; j < K; ++j) o[j] = clampi(st[e] + j, sw) * cn + ch[e];
+          taps<MODE, T, K>(s, OffTab{o}, v);
+          h[K - 1][e] = hsumTaps<MODE, K>(v, xw[e], p.nx);
+        }
       }
     }
-    float b[K];
-#pragma unroll
-    for (int j = 0; j < K; ++j) b[j] = j < p.ny ? __ldg(p.yw + (size_t)y * p.ny + j) : 0.f;
-    Vec<T, E> out;
-#pragma unroll
-    for (int e = 0; e < E; ++e) {
-      unsigned col[K];
-#pragma unroll
-      for (int j = 0; j < K; ++j) col[j] = h[j][e];
-      out.v[e] = vcomb<MODE, T, K>(col, 1, b, p.ny, x0 + e, p);
-    }
-    T* d0 = row<T>(p.dst, p.dp, y) + x0;
-    if (x0 + E <= w && (reinterpret_cast<size_t>(d0) % sizeof(out)) == 0) {
-      *reinterpret_cast<Vec<T, E>*>(d0) = out;
-    } else {
-#pragma unroll
-      for (int e = 0; e < E; ++e)
-        if (x0 + e < w) d0[e] = out.v[e];
-    }
+    const RegW<K> b(p.yw + (size_t)y * p.ny, p.ny);
+    T* out = row<T>(p.dst, p.dp, y);
+    if (MODE == kFix8 && p.simdkind == simdLinear)
+      regRow<MODE, T, K, E, true>(h, b, p, xb, w, out);
+    else
+      regRow<MODE, T, K, E, false>(h, b, p, xb, w, out);
   }
 }
 
-// sep: any number of taps (the steep shrinks of InterArea and Scale), a thread an
-// output element: a tile of GI_RESIZE_TW elements by th rows first computes the
-// horizontal pass of each source row it needs into shared memory, then the
-// vertical pass; a tile of one row whose rows outnumber the stage (tr) stages
-// them tr at a time, carrying the vertical sum in the same order.
-template <int MODE, typename T>
-__device__ __forceinline__ void sep(const ResizeParams& p) {
-  extern __shared__ unsigned hs[];  // [tr][GI_RESIZE_TW]
-  const int t = threadIdx.x, cn = p.cn;
-  const int x = blockIdx.x * GI_RESIZE_TW + t;
-  const bool in = x < p.dw * cn;
-  const int dx = in ? x / cn : 0, c = x - dx * cn;
-  const int st = __ldg(p.xstart + dx);
-  const float* xw = p.xw + dx * p.nx;
-  for (int y0 = blockIdx.y * p.th; y0 < p.dh; y0 += gridDim.y * p.th) {
-    const int y1 = min(y0 + p.th, p.dh);
-    const int rlo = __ldg(p.ystart + y0);
-    const int nr = __ldg(p.ystart + y1 - 1) + p.ny - rlo;
-    if (nr > p.tr) {
-      float acc = 0.f;
-      int iacc = 1 << 21;
-      const float* b = p.yw + (size_t)y0 * p.ny;
-      for (int r0 = 0; r0 < nr; r0 += p.tr) {
-        const int n = min(p.tr, nr - r0);
-        __syncthreads();
-        for (int r = 0; in && r < n; ++r)
-          hs[r * GI_RESIZE_TW + t] = hsum<MODE, T>(row<T>(p.src, p.sp, clampi(rlo + r0 + r, p.sh)) + c, st, p.nx, p.sw, cn, xw);
-        __syncthreads();
-        for (int r = 0; in && r < n; ++r) {
-          if (MODE == kPillow) {
-            iacc += (int)hs[r * GI_RESIZE_TW + t] * (int)__ldg(b + r0 + r);
-          } else {
-            const float pr = __fmul_rn(__uint_as_float(hs[r * GI_RESIZE_TW + t]), __ldg(b + r0 + r));
-            acc = r0 + r == 0 ? pr : __fadd_rn(acc, pr);
-          }
+// The two passes of the longer filters (more than 8 taps an axis: Pillow's
+// shrinks, steep area shrinks), through an intermediate image of the source's
+// height and the output's width (Pillow's own order): hpass writes the horizontal
+// pass of every source row into it (p.dst, p.dh = the source's height), vpass the
+// vertical pass from it (p.src, p.sh). The intermediate's elements: Pillow's
+// clipped 8-bit values for kPillow, float sums for kFloat.
+template <int MODE, typename T> struct Mid { typedef float type; };
+template <> struct Mid<kPillow, u8> { typedef u8 type; };
+
+// hpass: a thread an output pixel (its CN channels) of GI_RESIZE_RT consecutive
+// ones, down the rows (grid-stride); taps clamped to the row, as the CPU twin
+// reads them. Where p.ws is not 0 the block first stages its pixels' weights in
+// shared memory, p.ws words apart (odd: no bank conflicts; Pillow's converted to
+// int once), else it reads them from the table. The parameters are read into
+// registers first (else nvcc reloads them from the constant bank at every tap).
+template <int MODE, typename T, int CN, bool STAGED>
+__device__ __forceinline__ void hpassT(const ResizeParams& p, const unsigned* stage) {
+  typedef typename Mid<MODE, T>::type M;
+  typedef typename HWeight<MODE>::type W;
+  const int dx = blockIdx.x * GI_RESIZE_RT + threadIdx.x;
+  if (dx >= p.dw) return;
+  const int st = __ldg(p.xstart + dx), n = p.nx, last = p.sw - 1 - st, rows = p.dh, sp = p.sp, dp = p.dp;
+  const char* const src = static_cast<const char*>(p.src) + (size_t)st * CN * sizeof(T);
+  char* const dst = static_cast<char*>(p.dst) + (size_t)dx * CN * sizeof(M);
+  const float* wg = p.xw + (size_t)dx * n;
+  const unsigned* wsm = stage + threadIdx.x * p.ws;
+  for (int y = blockIdx.y; y < rows; y += gridDim.y) {
+    const T* s = reinterpret_cast<const T*>(src + (size_t)y * sp);
+    W acc[CN];
+    for (int j = 0; j < n; ++j) {
+      const W wj = STAGED ? (MODE == kPillow ? (W)(int)wsm[j] : (W)__uint_as_float(wsm[j])) : (W)__ldg(wg + j);
+      const T* sj = s + min(j, last) * CN;
+#pragma unroll
+      for (int c = 0; c < CN; ++c) {
+        if (MODE == kPillow) {
+          acc[c] = (j == 0 ? 1 << 21 : acc[c]) + (int)__ldg(sj + c) * wj;
+        } else {
+          const float pr = __fmul_rn((float)__ldg(sj + c), wj);
+          acc[c] = j == 0 ? pr : __fadd_rn(acc[c], pr);
         }
       }
-      if (in) row<T>(p.dst, p.dp, y0)[x] = MODE == kPillow ? sati<T>(iacc >> 22) : sat<T>(acc);
-      continue;
     }
-    __syncthreads();  // the last tile's vertical pass is done with hs
-    for (int r = 0; in && r < nr; ++r)
-      hs[r * GI_RESIZE_TW + t] = hsum<MODE, T>(row<T>(p.src, p.sp, clampi(rlo + r, p.sh)) + c, st, p.nx, p.sw, cn, xw);
-    __syncthreads();
-    for (int y = y0; in && y < y1; ++y) {
-      const int r0 = __ldg(p.ystart + y) - rlo;
-      row<T>(p.dst, p.dp, y)[x] = vcomb<MODE, T, 0>(hs + r0 * GI_RESIZE_TW + t, GI_RESIZE_TW, p.yw + (size_t)y * p.ny, p.ny, x, p);
+    M* d = reinterpret_cast<M*>(dst + (size_t)y * dp);
+#pragma unroll
+    for (int c = 0; c < CN; ++c) d[c] = MODE == kPillow ? (M)min(max((int)acc[c] >> 22, 0), 255) : (M)acc[c];
+  }
+}
+
+template <int MODE, typename T, bool STAGED>
+__device__ __forceinline__ void hpassCN(const ResizeParams& p, const unsigned* stage) {
+  switch (p.cn) {
+    case 1: hpassT<MODE, T, 1, STAGED>(p, stage); break;
+    case 2: hpassT<MODE, T, 2, STAGED>(p, stage); break;
+    case 3: hpassT<MODE, T, 3, STAGED>(p, stage); break;
+    default: hpassT<MODE, T, 4, STAGED>(p, stage); break;
+  }
+}
+
+template <int MODE, typename T>
+__device__ __forceinline__ void hpass(const ResizeParams& p) {
+  extern __shared__ unsigned stage[];  // [GI_RESIZE_RT][p.ws]
+  if (!p.ws) {
+    hpassCN<MODE, T, false>(p, stage);
+    return;
+  }
+  const int dx0 = blockIdx.x * GI_RESIZE_RT, n = p.nx, m = min(GI_RESIZE_RT, p.dw - dx0) * n, ws = p.ws;
+  const float* w = p.xw + (size_t)dx0 * n;  // the block's pixels' weights, contiguous
+  for (int i = threadIdx.x; i < m; i += GI_RESIZE_RT) {
+    const int px = i / n;
+    const float v = __ldg(w + i);
+    stage[px * ws + i - px * n] = MODE == kPillow ? (unsigned)(int)v : __float_as_uint(v);
+  }
+  __syncthreads();
+  hpassCN<MODE, T, true>(p, stage);
+}
+
+// vpass: E consecutive output elements a thread (one aligned vector load of the
+// intermediate a tap: its rows are padded to the pitch), down the rows
+// (grid-stride): each the vertical pass over its row's ny taps (rows clamped), in
+// vcomb's arithmetic; stored as one vector where dst is aligned.
+template <int MODE, typename T, int E>
+__device__ __forceinline__ void vpass(const ResizeParams& p) {
+  typedef typename Mid<MODE, T>::type M;
+  typedef typename HWeight<MODE>::type A;
+  const int w = p.dw * p.cn, x0 = (blockIdx.x * GI_RESIZE_RT + threadIdx.x) * E;
+  if (x0 >= w) return;
+  const int rows = p.dh, n = p.ny, sh = p.sh, sp = p.sp, dp = p.dp;
+  const char* const src = static_cast<const char*>(p.src) + (size_t)x0 * sizeof(M);
+  char* const dst = static_cast<char*>(p.dst);
+  const int* const ystart = p.ystart;
+  const float* const yw = p.yw;
+  for (int y = blockIdx.y; y < rows; y += gridDim.y) {
+    const int st = __ldg(ystart + y);
+    const float* b = yw + (size_t)y * n;
+    A acc[E];
+#pragma unroll 4
+    for (int j = 0; j < n; ++j) {
+      const Vec<M, E> v = *reinterpret_cast<const Vec<M, E>*>(src + (size_t)clampi(st + j, sh) * sp);
+      const float wf = __ldg(b + j);
+      // Pillow's weights are integers below 2^22 in magnitude: adding 1.5 * 2^23
+      // puts one in the low mantissa bits (an add, not a conversion).
+      const int wi = __float_as_int(__fadd_rn(wf, 12582912.f)) - 0x4B400000;
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        if (MODE == kPillow) {
+          acc[e] = (j == 0 ? 1 << 21 : acc[e]) + (int)v.v[e] * wi;
+        } else {
+          const float pr = __fmul_rn((float)v.v[e], wf);
+          acc[e] = j == 0 ? pr : __fadd_rn(acc[e], pr);
+        }
+      }
+    }
+    Vec<T, E> out;
+#pragma unroll
+    for (int e = 0; e < E; ++e) out.v[e] = MODE == kPillow ? sati<T>((int)acc[e] >> 22) : sat<T>((float)acc[e]);
+    T* d = reinterpret_cast<T*>(dst + (size_t)y * dp) + x0;
+    if (x0 + E <= w && reinterpret_cast<size_t>(d) % sizeof(out) == 0) {
+      *reinterpret_cast<Vec<T, E>*>(d) = out;
+    } else {
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        if (x0 + e < w) d[e] = out.v[e];
     }
   }
 }
@@ -408,25 +533,38 @@ GI_RESIZE_AREA2(1)
 GI_RESIZE_AREA2(3)
 GI_RESIZE_AREA2(4)
 
-#define GI_RESIZE_SEP(NAME, MODE, T)                                                                       \
-  extern "C" __global__ void __launch_bounds__(GI_RESIZE_TW, 2) gi_resize_sep_##NAME##_##T(                \
-      __grid_constant__ const ResizeParams p) {                                                            \
-    resize::sep<resize::MODE, T>(p);                                                                       \
+// gi_resize_h_MODE_T, gi_resize_v_MODE_T: the two passes of the longer filters.
+#define GI_RESIZE_HV(NAME, MODE, T)                                                                         \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_h_##NAME##_##T(                      \
+      __grid_constant__ const ResizeParams p) {                                                             \
+    resize::hpass<resize::MODE, T>(p);                                                                      \
+  }                                                                                                         \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_v_##NAME##_##T(                      \
+      __grid_constant__ const ResizeParams p) {                                                             \
+    resize::vpass<resize::MODE, T, resize::MODE == resize::kPillow ? GI_RESIZE_VE8 : GI_RESIZE_VEF>(p);                                                       \
   }
-GI_RESIZE_SEP(f, kFloat, u8)
-GI_RESIZE_SEP(f, kFloat, u16)
-GI_RESIZE_SEP(f, kFloat, s16)
-GI_RESIZE_SEP(f, kFloat, f32)
-GI_RESIZE_SEP(p, kPillow, u8)
+GI_RESIZE_HV(f, kFloat, u8)
+GI_RESIZE_HV(f, kFloat, u16)
+GI_RESIZE_HV(f, kFloat, s16)
+GI_RESIZE_HV(f, kFloat, f32)
+GI_RESIZE_HV(p, kPillow, u8)
 
-#define GI_RESIZE_REG(NAME, MODE, K, E, T)                                                                 \
-  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_reg_##NAME##_##K##_##T(             \
+// gi_resize_reg_MODE_K_T: any channel count; _cCN: CN channels.
+#define GI_RESIZE_REG_CN(NAME, MODE, K, E, T, CN, SFX)                                                     \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_reg_##NAME##_##K##_##T##SFX(        \
       __grid_constant__ const ResizeParams p) {                                                            \
-    resize::reg<resize::MODE, T, K, E>(p);                                                                 \
+    resize::reg<resize::MODE, T, K, E, CN>(p);                                                             \
   }
-GI_RESIZE_REG(x8, kFix8, 2, 4, u8)
-GI_RESIZE_REG(x8, kFix8, 4, 4, u8)
-GI_RESIZE_REG(x8, kFix8, 8, 2, u8)
+#define GI_RESIZE_REG(NAME, MODE, K, E, T) GI_RESIZE_REG_CN(NAME, MODE, K, E, T, 0, )
+// The 8-bit kernels also for 1, 3 and 4 channels (the images most resized).
+#define GI_RESIZE_REG134(NAME, MODE, K, E, T)  \
+  GI_RESIZE_REG(NAME, MODE, K, E, T)           \
+  GI_RESIZE_REG_CN(NAME, MODE, K, E, T, 1, c1) \
+  GI_RESIZE_REG_CN(NAME, MODE, K, E, T, 3, c3) \
+  GI_RESIZE_REG_CN(NAME, MODE, K, E, T, 4, c4)
+GI_RESIZE_REG134(x8, kFix8, 2, 4, u8)
+GI_RESIZE_REG134(x8, kFix8, 4, 2, u8)
+GI_RESIZE_REG134(x8, kFix8, 8, 2, u8)
 GI_RESIZE_REG(ex, kExact, 2, 4, u8)
 GI_RESIZE_REG(ex, kExact, 2, 4, u16)
 GI_RESIZE_REG(ex, kExact, 2, 4, s16)
@@ -435,8 +573,8 @@ GI_RESIZE_REG(ex, kExact, 4, 4, u16)
 GI_RESIZE_REG(ex, kExact, 4, 4, s16)
 GI_RESIZE_REG(f, kFloat, 4, 4, u8)
 GI_RESIZE_REG(f, kFloat, 8, 2, u8)
-GI_RESIZE_REG(p, kPillow, 4, 4, u8)
-GI_RESIZE_REG(p, kPillow, 8, 2, u8)
+GI_RESIZE_REG134(p, kPillow, 4, 2, u8)
+GI_RESIZE_REG134(p, kPillow, 8, 2, u8)
 #define GI_RESIZE_REGF(T)        \
   GI_RESIZE_REG(f, kFloat, 2, 4, T)  \
   GI_RESIZE_REG(f, kFloat, 4, 4, T)  \

@@ -136,17 +136,55 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	p.Nx, p.Ny, p.Simd, p.SimdKind = int32(pl.x.n), int32(pl.y.n), int32(pl.simd), int32(pl.simdKind)
 	sms := core.MultiProcessors(s.Dev)
 	if name, k, e := resizeRegKernel(pl); name != "" {
-		threads := (pl.dw*pl.cn + e - 1) / e
-		gx := (threads + resizeRT - 1) / resizeRT
+		gx := (pl.dw*pl.cn + resizeRT*e - 1) / (resizeRT * e)
 		th := resizeRegRows(pl.dh, gx, k, sms)
 		p.Th = int32(th)
 		return s.Dev.Launch(str, name, [3]int{gx, (pl.dh + th - 1) / th, 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
 	}
-	th, tr := resizeTile(pl, sms)
-	p.Th, p.Tr = int32(th), int32(tr)
-	name := fmt.Sprintf("gi_resize_sep_%s_%s", resizeMode(pl), resizeSuffix(pl.depth))
-	grid := [3]int{(pl.dw*pl.cn + resizeTW - 1) / resizeTW, gy((pl.dh + th - 1) / th), 1}
-	return s.Dev.Launch(str, name, grid, [3]int{resizeTW, 1, 1}, tr*resizeTW*4, core.Struct(&p))
+	return resizeTwoPass(str, s, d, pl, p, sms)
+}
+
+// resizeStageMax is the most shared memory the horizontal pass stages its
+// weights in (the default limit, no opt-in).
+const resizeStageMax = 48 << 10
+
+// resizeTwoPass runs a separable plan of more than 8 taps an axis as Pillow does:
+// the horizontal pass of every source row into an intermediate image of the
+// output's width (8-bit for Pillow's arithmetic, float sums otherwise), then the
+// vertical pass from it (gi_resize_h_*, gi_resize_v_*). The intermediate comes
+// from the device's allocation cache.
+func resizeTwoPass(str core.Stream, s, d *core.State, pl *resizePlan, p resizeParams, sms int) error {
+	mid, ve := 4, resizeVEF
+	if pl.arith == arPillow {
+		mid, ve = 1, resizeVE8
+	}
+	pitch := (pl.dw*pl.cn*mid + 255) / 256 * 256 // whole vectors for the vertical pass's loads
+	buf, err := s.Dev.Alloc(pitch * pl.sh)
+	if err != nil {
+		return err
+	}
+	defer buf.Release()
+	buf.Touch(str)
+	name := func(pass string) string {
+		return fmt.Sprintf("gi_resize_%s_%s_%s", pass, resizeMode(pl), resizeSuffix(pl.depth))
+	}
+	// Enough blocks for 16 a multiprocessor, each walking down its share of rows.
+	gy := func(gx, rows int) int { return min(rows, max(1, (16*sms+gx-1)/gx), 65535) }
+	h := p
+	h.Dst, h.Dp, h.Dh = buf.Ptr, int32(pitch), int32(pl.sh)
+	ws := pl.x.n | 1 // odd: the staged weights' rows fall in different banks
+	if resizeRT*ws*4 > resizeStageMax {
+		ws = 0
+	}
+	h.Ws = int32(ws)
+	gx := (pl.dw + resizeRT - 1) / resizeRT
+	if err := s.Dev.Launch(str, name("h"), [3]int{gx, gy(gx, pl.sh), 1}, [3]int{resizeRT, 1, 1}, resizeRT*ws*4, core.Struct(&h)); err != nil {
+		return err
+	}
+	v := p
+	v.Src, v.Sp = buf.Ptr, int32(pitch)
+	vx := (pl.dw*pl.cn + resizeRT*ve - 1) / (resizeRT * ve)
+	return s.Dev.Launch(str, name("v"), [3]int{vx, gy(vx, pl.dh), 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&v))
 }
 
 func resizeMode(pl *resizePlan) string {
@@ -156,8 +194,11 @@ func resizeMode(pl *resizePlan) string {
 // resizeRegKernel is the register kernel for a separable plan (gi_resize_reg_*):
 // the fewest taps K of those built for its arithmetic and depth that hold both
 // axes' (at most 8), and the elements a thread, E; none ("") for longer filters,
-// which the staged kernel takes (on the H100 register kernels of 16 and 32 taps
-// were 5-30 times slower than it: too few rows a tile to share their sums).
+// which the two passes take (on the H100 register kernels of 16 and 32 taps
+// were 5-30 times slower than a staged kernel: too few rows a tile to share
+// their sums). The
+// 8-bit OpenCV and Pillow kernels also come for 1, 3 and 4 channels (suffix cN:
+// the taps' offsets are constants there).
 func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
 	n := max(pl.x.n, pl.y.n)
 	var ks []int
@@ -176,22 +217,26 @@ func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
 	}
 	for _, k := range ks {
 		if n <= k {
-			return fmt.Sprintf("gi_resize_reg_%s_%d_%s", resizeMode(pl), k, resizeSuffix(pl.depth)), k, resizeElems(k)
+			name := fmt.Sprintf("gi_resize_reg_%s_%d_%s", resizeMode(pl), k, resizeSuffix(pl.depth))
+			if (pl.arith == arFix8 || pl.arith == arPillow) && pl.cn != 2 {
+				name += fmt.Sprintf("c%d", pl.cn)
+			}
+			return name, k, resizeElems(pl.arith, k)
 		}
 	}
 	return "", 0, 0
 }
 
-// resizeElems is how many consecutive output elements a register kernel thread
-// computes for K taps (kernels/resample_resize.cu's instantiations).
-func resizeElems(k int) int {
+// resizeElems is how many output elements (GI_RESIZE_RT apart) a register kernel
+// thread computes for K taps (kernels/resample_resize.cu's instantiations,
+// measured on the H100: the 8-bit cubic and Pillow kernels gain from more threads
+// than registers hold sums for four elements).
+func resizeElems(a arith, k int) int {
 	switch {
-	case k <= 4:
+	case k <= 2 || (k <= 4 && a != arFix8 && a != arPillow):
 		return 4
-	case k <= 8:
-		return 2
 	}
-	return 1
+	return 2
 }
 
 // resizeRegRows is the output rows a register kernel's thread walks down: enough
@@ -201,29 +246,6 @@ func resizeRegRows(dh, gx, k, sms int) int {
 	th := dh * gx / (16 * sms)
 	th = max(1, min(64, th))
 	return max(th, (dh+65534)/65535)
-}
-
-// resizeTile picks the separable kernel's tile height th (up to 32 output rows,
-// fewer where the tiles would not fill the device twice or their source rows would
-// not fit in shared memory) and the stage's rows tr (the most any tile needs; a
-// tile of one row may need more, which the kernel stages tr rows at a time).
-func resizeTile(pl *resizePlan, sms int) (th, tr int) {
-	maxRows := resizeSmem / (resizeTW * 4)
-	cols := (pl.dw*pl.cn + resizeTW - 1) / resizeTW
-	rows := func(th int) int {
-		r := 0
-		for y0 := 0; y0 < pl.dh; y0 += th {
-			y1 := min(y0+th, pl.dh)
-			r = max(r, int(pl.y.start[y1-1])+pl.y.n-int(pl.y.start[y0]))
-		}
-		return r
-	}
-	for th = 32; th > 1; th /= 2 {
-		if cols*((pl.dh+th-1)/th) >= 2*sms && rows(th) <= maxRows {
-			break
-		}
-	}
-	return th, min(rows(th), maxRows)
 }
 
 func int32Bytes(v []int32) []byte {

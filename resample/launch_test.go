@@ -100,7 +100,7 @@ func TestPolyKernelChoice(t *testing.T) {
 	}
 }
 
-// The kernel each resize gets: the register kernels by taps, the staged kernel for
+// The kernel each resize gets: the register kernels by taps, the two passes for
 // filters longer than 8 taps.
 func TestResizeKernelChoice(t *testing.T) {
 	for _, c := range []struct {
@@ -108,9 +108,9 @@ func TestResizeKernelChoice(t *testing.T) {
 		in             resample.Interpolation
 		name           string
 	}{
-		{3840, 2160, 1280, 720, resample.InterLinear, "gi_resize_reg_x8_2_u8"},
-		{3840, 2160, 1920, 1080, resample.InterCubic, "gi_resize_reg_x8_4_u8"},
-		{3840, 2160, 1920, 1080, resample.InterLanczos4, "gi_resize_reg_x8_8_u8"},
+		{3840, 2160, 1280, 720, resample.InterLinear, "gi_resize_reg_x8_2_u8c3"},
+		{3840, 2160, 1920, 1080, resample.InterCubic, "gi_resize_reg_x8_4_u8c3"},
+		{3840, 2160, 1920, 1080, resample.InterLanczos4, "gi_resize_reg_x8_8_u8c3"},
 		{3840, 2160, 2560, 1440, resample.InterArea, "gi_resize_reg_f_4_u8"},
 		{3840, 2160, 224, 224, resample.InterArea, ""},
 		{3840, 2160, 300, 200, resample.InterArea, ""},

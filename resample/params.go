@@ -21,12 +21,13 @@ type polyParams struct {
 	H                                 uintptr
 }
 
-// The resize kernels' tile: kernels/resample_params.h's GI_RESIZE_TW and
-// GI_RESIZE_SMEM (TestParamsMatchKernels).
+// The resize kernels' block and the vertical pass's elements a thread:
+// kernels/resample_params.h's GI_RESIZE_RT, GI_RESIZE_VE8 and GI_RESIZE_VEF
+// (TestParamsMatchKernels).
 const (
-	resizeTW   = 256
-	resizeSmem = 48 << 10
-	resizeRT   = 128 // GI_RESIZE_RT
+	resizeRT  = 128
+	resizeVE8 = 8
+	resizeVEF = 4
 )
 
 // resizeParams mirrors gi_resize_*'s parameters (kernels/resample_params.h:
@@ -40,7 +41,7 @@ type resizeParams struct {
 	Xs, Ys                         uintptr
 	Ix, Iy, Round2                 int32
 	Xstart, Xw, Ystart, Yw         uintptr
-	Nx, Ny, Th, Tr, Simd, SimdKind int32
+	Nx, Ny, Th, Ws, Simd, SimdKind int32
 }
 
 // pyrParams mirrors gi_pyrdown_* and gi_pyrup_*'s parameters (kernels/resample_params.h:

@@ -25,9 +25,9 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_RESAMPLE_THREADS", polyThreads, kparams.ResampleThreads},
 		{"GI_RESAMPLE_MAXK", polyMaxK, kparams.ResampleMaxK},
 		{"GI_RESAMPLE_MAXT", polyMaxT, kparams.ResampleMaxT},
-		{"GI_RESIZE_TW", resizeTW, kparams.ResizeTW},
-		{"GI_RESIZE_SMEM", resizeSmem, kparams.ResizeSmem},
 		{"GI_RESIZE_RT", resizeRT, kparams.ResizeRT},
+		{"GI_RESIZE_VE8", resizeVE8, kparams.ResizeVE8},
+		{"GI_RESIZE_VEF", resizeVEF, kparams.ResizeVEF},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

@@ -148,13 +148,13 @@ func TestCUDAPyrMatchesCPU(t *testing.T) {
 	}
 }
 
-// Scale on the GPU against the CPU device: every filter and depth, shrinking
-// (steep shrinks whose filter spans more rows than one stage holds among them),
-// enlarging, one axis only, views; identical results.
+// Scale on the GPU against the CPU device: every filter and depth, 1 to 4
+// channels, shrinking (steep shrinks whose weights are too many for the horizontal
+// pass to stage among them), enlarging, one axis only, views; identical results.
 func TestCUDAScaleMatchesCPU(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
-	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4, gpuimage.CV16UC1, gpuimage.CV32FC3} {
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC2, gpuimage.CV8UC3, gpuimage.CV8UC4, gpuimage.CV16UC1, gpuimage.CV16SC3, gpuimage.CV32FC3} {
 		for _, sh := range [][2]int{{1, 1}, {1, 37}, {300, 451}, {3, 4097}, {700, 90}} {
 			rect := image.Rect(3, 2, 3+sh[1], 2+sh[0])
 			data := tu.RandomBytes(r, mt.Depth(), (sh[0]+5)*(sh[1]+7)*mt.Channels())

@@ -25,7 +25,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "ebc5c5a2dde6b74b9e81e3a541b40b14d3c05a89f3196ee39e3dc73ffe10f2c9"
+const HeadersSum = "283a5cb467b3184248785fdac1c085e1a967c320a85c428de602223ab84c4ed7"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -143,9 +143,9 @@ const (
 	ResampleThreads = C.GI_RESAMPLE_THREADS
 	ResampleMaxK    = C.GI_RESAMPLE_MAXK
 	ResampleMaxT    = C.GI_RESAMPLE_MAXT
-	ResizeTW        = C.GI_RESIZE_TW
-	ResizeSmem      = C.GI_RESIZE_SMEM
 	ResizeRT        = C.GI_RESIZE_RT
+	ResizeVE8       = C.GI_RESIZE_VE8
+	ResizeVEF       = C.GI_RESIZE_VEF
 )
 
 // The filter limits.
