@@ -76,7 +76,7 @@ if [ "$part" = resize ]; then
   # Resize and the pyramid steps: the GPU tests (identical to the CPU device), the
   # bench's cases at 1080p and 4K (the halvings also at 8K) with NPP and OpenCV in
   # the same run, the comparison table and report, ncu of the main kernels, memcheck.
-  step resize-tests bash -c "cd resample && '$root/.gpu/tests/resample.test' -test.run 'CUDAResize|CUDAPyr|KernelsExist|Params' -test.count=1 -test.v"
+  step resize-tests bash -c "cd resample && '$root/.gpu/tests/resample.test' -test.run 'CUDAResize|CUDAPyr|CUDAScale|KernelsExist|Params|Choice' -test.count=1 -test.v"
   grep -E "^(--- |ok|PASS|FAIL)" "$out/resize-tests.log" | head -20
   step resize-cli bash -c "for d in cuda cpu; do $cli run testdata/images/chelsea.png -o /tmp/gi-rz-\$d.png -device \$d resize:size=301x190:interp=area pyrdown pyrup resize:fx=2.5:interp=lanczos4 || exit 1; $cli resize testdata/images/coffee.png -o /tmp/gi-rz2-\$d.png -fx 0.5 -device \$d || exit 1; done && cmp /tmp/gi-rz-cuda.png /tmp/gi-rz-cpu.png && cmp /tmp/gi-rz2-cuda.png /tmp/gi-rz2-cpu.png && echo identical"
   tail -1 "$out/resize-cli.log"
@@ -98,7 +98,7 @@ if [ "$part" = resize ]; then
   python3 bench/peers/compare.py "$out/resize.csv" | tee "$out/resize-compare.txt"
   step resize-report python3 bench/peers/report.py "$out/resize.csv" "$out/resize-report" 2793 "$out"
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_reg_x8_4_u8:'resize cubic 1/2' gi_resize_reg_x8_8_u8:'resize lanczos4 1/2' gi_resize_reg_x8_2_u8:'resize linear x2' gi_resize_sep_f_u8:'resize area ->224' gi_resize_sep_p_u8:'scale lanczos3 1/2'; do
+  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_reg_x8_4_u8c3:'resize cubic 1/2' gi_resize_reg_x8_8_u8c3:'resize lanczos4 1/2' gi_resize_reg_x8_2_u8c3:'resize linear x2' gi_resize_h_f_u8:'resize area ->224' gi_resize_h_p_u8:'scale lanczos3 1/2' gi_resize_v_p_u8:'scale lanczos3 1/2' gi_resize_h_p_u8:'scale lanczos3 ->256'; do
     step "ncu-${k%%:*}" "$ncu" --kernel-name "${k%%:*}" --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats \
       .gpu/bench -e2e=false -only "${k#*:}" -sizes 3840x2160 -reps 3 -warmup 3
     grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Warp Cycles Per Issued" "$out/ncu-${k%%:*}.log" | head -8
