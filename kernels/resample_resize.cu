@@ -13,10 +13,11 @@
 //                             source rows the current output row needs slid down
 //                             in registers; cCN: CN channels (the taps' offsets
 //                             constants), else any.
-//   gi_resize_h_MODE_T,       longer filters, in two passes through an intermediate
+//   gi_resize_h[e]_MODE_T,    longer filters, in two passes through an intermediate
 //   gi_resize_v_MODE_T        image of the output's width (Pillow's order): the
 //                             horizontal pass of every source row (a thread a
-//                             pixel), then the vertical pass (E elements a thread).
+//                             pixel; he: an element, for steep shrinks), then the
+//                             vertical pass (E elements a thread).
 // MODE is the arithmetic: f, float in OpenCV's order, each product and sum
 // rounded, no fused multiply-adds; x8, 8U fixed point with 11-bit taps; ex,
 // INTER_LINEAR_EXACT's; p, Pillow's 8-bit fixed point (Scale), each pass rounded
@@ -289,50 +290,75 @@ __device__ __forceinline__ T vcomb(const unsigned* h, const RegW<K>& b, int n, i
   return sati<T>((int)max(min((acc + (1LL << 31)) >> 32, 65535LL), -32768LL));
 }
 
+// Strided says where a register kernel thread's E elements lie: GI_RESIZE_RT
+// apart (the fixed-point kernels: a warp's loads and stores of one tap cover
+// consecutive elements) or consecutive (the float ones, stored as one vector: they
+// measured faster so on the H100). xb is the thread's first element.
+template <int MODE> struct Strided { static constexpr bool value = MODE != kFloat; };
+template <int MODE, int E>
+__device__ __forceinline__ int regFirst() {
+  return Strided<MODE>::value ? blockIdx.x * GI_RESIZE_RT * E + threadIdx.x : (blockIdx.x * GI_RESIZE_RT + threadIdx.x) * E;
+}
+template <int MODE>
+__device__ __forceinline__ int regElem(int xb, int e) {
+  return Strided<MODE>::value ? xb + e * GI_RESIZE_RT : xb + e;
+}
+
 // regRow stores a register kernel thread's E elements of output row d.
 template <int MODE, typename T, int K, int E, bool LIN>
 __device__ __forceinline__ void regRow(const unsigned (&h)[K][E], const RegW<K>& b, const ResizeParams& p, int xb, int w, T* d) {
+  Vec<T, E> out;
 #pragma unroll
   for (int e = 0; e < E; ++e) {
     unsigned col[K];
 #pragma unroll
     for (int j = 0; j < K; ++j) col[j] = h[j][e];
-    const int x = xb + e * GI_RESIZE_RT;
-    const T v = vcomb<MODE, T, K, LIN>(col, b, p.ny, x, p);
-    if (x < w) d[x] = v;
+    out.v[e] = vcomb<MODE, T, K, LIN>(col, b, p.ny, regElem<MODE>(xb, e), p);
   }
+  if (!Strided<MODE>::value && xb + E <= w && reinterpret_cast<size_t>(d + xb) % sizeof(out) == 0) {
+    *reinterpret_cast<Vec<T, E>*>(d + xb) = out;
+    return;
+  }
+#pragma unroll
+  for (int e = 0; e < E; ++e)
+    if (regElem<MODE>(xb, e) < w) d[regElem<MODE>(xb, e)] = out.v[e];
 }
 
-// reg: E output elements a thread, GI_RESIZE_RT apart (a warp's loads and stores
-// of one tap cover consecutive elements: few cache lines an instruction), down th
-// output rows of a tile; the horizontal sums of the K source rows the current
-// output row needs kept in registers and slid down as the rows advance (ystart
-// never decreases), so each source row's pass is computed once per tile; the
-// weights in registers too, converted once (a row's vertical weights once for the
-// thread's E elements). A thread whose taps all lie inside the image (all but the
-// edges) reads them every CN elements from its element's first tap (immediate
-// offsets when CN is fixed, 0: p.cn); the others through clamped offsets.
+// reg: E output elements a thread (where: Strided) down th output rows of a tile;
+// the horizontal sums of the K source rows the current output row needs kept in
+// registers and slid down as the rows advance (ystart never decreases), so each
+// source row's pass is computed once per tile; the weights in registers too,
+// converted once (a row's vertical weights once for the thread's E elements). A
+// thread whose taps all lie inside the image (all but the edges) reads them every
+// CN elements from its element's first tap (immediate offsets when CN is fixed, 0:
+// p.cn); the others through clamped offsets.
 template <int MODE, typename T, int K, int E, int CN>
 __device__ __forceinline__ void reg(const ResizeParams& p) {
   typedef typename HWeight<MODE>::type W;
   const int cn = CN ? CN : p.cn, w = p.dw * cn;
-  const int xb = blockIdx.x * GI_RESIZE_RT * E + threadIdx.x;  // element e: xb + e * GI_RESIZE_RT
+  const int xb = regFirst<MODE, E>();
   if (xb >= w) return;
   const T* const src = static_cast<const T*>(p.src);
   const int sp = p.sp, sw = p.sw, sh = p.sh;
-  int first0[E], st[E], ch[E];
+  // The clamped offsets: kept for few taps, recomputed for many, where the
+  // registers are better spent on the sums and weights.
+  constexpr bool keep = K * E <= 16;
+  int first0[E], st[E], ch[E], off[keep ? E : 1][keep ? K : 1];
   W xw[E][K];
-  bool inside = true;
+  bool inside = CN != 0;  // without a fixed CN the table of offsets is as fast
 #pragma unroll
   for (int e = 0; e < E; ++e) {
-    const int x = min(xb + e * GI_RESIZE_RT, w - 1);
+    const int x = min(regElem<MODE>(xb, e), w - 1);
     const int dx = x / cn;
     ch[e] = x - dx * cn;
     st[e] = __ldg(p.xstart + dx);
     inside = inside && st[e] >= 0 && st[e] + K <= sw;
     first0[e] = st[e] * cn + ch[e];
 #pragma unroll
-    for (int j = 0; j < K; ++j) xw[e][j] = (W)(j < p.nx ? __ldg(p.xw + dx * p.nx + j) : 0.f);
+    for (int j = 0; j < K; ++j) {
+      if (keep) off[keep ? e : 0][keep ? j : 0] = clampi(st[e] + j, sw) * cn + ch[e];
+      xw[e][j] = (W)(j < p.nx ? __ldg(p.xw + dx * p.nx + j) : 0.f);
+    }
   }
   const int y0 = blockIdx.y * p.th, y1 = min(y0 + p.th, p.dh);
   // Zeroed: the slide reads the rows it drops, and nvcc 11.8 miscompiled
@@ -365,7 +391,7 @@ __device__ __forceinline__ void reg(const ResizeParams& p) {
         for (int e = 0; e < E; ++e) {
           int o[K];
 #pragma unroll
-          for (int j = 0; j < K; ++j) o[j] = clampi(st[e] + j, sw) * cn + ch[e];
+          for (int j = 0; j < K; ++j) o[j] = keep ? off[keep ? e : 0][keep ? j : 0] : clampi(st[e] + j, sw) * cn + ch[e];
           taps<MODE, T, K>(s, OffTab{o}, v);
           h[K - 1][e] = hsumTaps<MODE, K>(v, xw[e], p.nx);
         }
@@ -438,22 +464,65 @@ __device__ __forceinline__ void hpassCN(const ResizeParams& p, const unsigned* s
   }
 }
 
-template <int MODE, typename T>
+// hpassE: hpass with a thread an output element (consecutive threads, consecutive
+// elements), for steep horizontal shrinks, where a thread a pixel would spread a
+// warp's loads of one tap over many cache lines.
+template <int MODE, typename T, bool STAGED>
+__device__ __forceinline__ void hpassE(const ResizeParams& p, const unsigned* stage, int p0) {
+  typedef typename Mid<MODE, T>::type M;
+  typedef typename HWeight<MODE>::type W;
+  const int cn = p.cn, x = blockIdx.x * GI_RESIZE_RT + threadIdx.x;
+  if (x >= p.dw * cn) return;
+  const int dx = x / cn, c = x - dx * cn;
+  const int st = __ldg(p.xstart + dx), n = p.nx, last = p.sw - 1 - st, rows = p.dh, sp = p.sp, dp = p.dp;
+  const char* const src = static_cast<const char*>(p.src) + ((size_t)st * cn + c) * sizeof(T);
+  char* const dst = static_cast<char*>(p.dst) + (size_t)x * sizeof(M);
+  const float* wg = p.xw + (size_t)dx * n;
+  const unsigned* wsm = stage + (dx - p0) * p.ws;
+  for (int y = blockIdx.y; y < rows; y += gridDim.y) {
+    const T* s = reinterpret_cast<const T*>(src + (size_t)y * sp);
+    W acc;
+    for (int j = 0; j < n; ++j) {
+      const W wj = STAGED ? (MODE == kPillow ? (W)(int)wsm[j] : (W)__uint_as_float(wsm[j])) : (W)__ldg(wg + j);
+      const T v = __ldg(s + min(j, last) * cn);
+      if (MODE == kPillow) {
+        acc = (j == 0 ? 1 << 21 : acc) + (int)v * wj;
+      } else {
+        const float pr = __fmul_rn((float)v, wj);
+        acc = j == 0 ? pr : __fadd_rn(acc, pr);
+      }
+    }
+    *reinterpret_cast<M*>(dst + (size_t)y * dp) = MODE == kPillow ? (M)min(max((int)acc >> 22, 0), 255) : (M)acc;
+  }
+}
+
+// hpass runs hpassT (ELEM false) or hpassE (true), first staging the weights of
+// the block's pixels (contiguous in the table) where p.ws says.
+template <int MODE, typename T, bool ELEM>
 __device__ __forceinline__ void hpass(const ResizeParams& p) {
-  extern __shared__ unsigned stage[];  // [GI_RESIZE_RT][p.ws]
+  extern __shared__ unsigned stage[];  // [the block's pixels][p.ws]
+  const int x0 = blockIdx.x * GI_RESIZE_RT;
+  const int p0 = ELEM ? x0 / p.cn : x0;  // the block's first pixel
   if (!p.ws) {
-    hpassCN<MODE, T, false>(p, stage);
+    if (ELEM)
+      hpassE<MODE, T, false>(p, stage, p0);
+    else
+      hpassCN<MODE, T, false>(p, stage);
     return;
   }
-  const int dx0 = blockIdx.x * GI_RESIZE_RT, n = p.nx, m = min(GI_RESIZE_RT, p.dw - dx0) * n, ws = p.ws;
-  const float* w = p.xw + (size_t)dx0 * n;  // the block's pixels' weights, contiguous
+  const int p1 = ELEM ? (min(x0 + GI_RESIZE_RT, p.dw * p.cn) - 1) / p.cn + 1 : min(x0 + GI_RESIZE_RT, p.dw);
+  const int n = p.nx, m = (p1 - p0) * n, ws = p.ws;
+  const float* w = p.xw + (size_t)p0 * n;
   for (int i = threadIdx.x; i < m; i += GI_RESIZE_RT) {
     const int px = i / n;
     const float v = __ldg(w + i);
     stage[px * ws + i - px * n] = MODE == kPillow ? (unsigned)(int)v : __float_as_uint(v);
   }
   __syncthreads();
-  hpassCN<MODE, T, true>(p, stage);
+  if (ELEM)
+    hpassE<MODE, T, true>(p, stage, p0);
+  else
+    hpassCN<MODE, T, true>(p, stage);
 }
 
 // vpass: E consecutive output elements a thread (one aligned vector load of the
@@ -534,14 +603,20 @@ GI_RESIZE_AREA2(3)
 GI_RESIZE_AREA2(4)
 
 // gi_resize_h_MODE_T, gi_resize_v_MODE_T: the two passes of the longer filters.
+// gi_resize_h_MODE_T, gi_resize_he_MODE_T (a thread an element), gi_resize_v_MODE_T:
+// the two passes of the longer filters.
 #define GI_RESIZE_HV(NAME, MODE, T)                                                                         \
   extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_h_##NAME##_##T(                      \
       __grid_constant__ const ResizeParams p) {                                                             \
-    resize::hpass<resize::MODE, T>(p);                                                                      \
+    resize::hpass<resize::MODE, T, false>(p);                                                               \
+  }                                                                                                         \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_he_##NAME##_##T(                     \
+      __grid_constant__ const ResizeParams p) {                                                             \
+    resize::hpass<resize::MODE, T, true>(p);                                                                \
   }                                                                                                         \
   extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_v_##NAME##_##T(                      \
       __grid_constant__ const ResizeParams p) {                                                             \
-    resize::vpass<resize::MODE, T, resize::MODE == resize::kPillow ? GI_RESIZE_VE8 : GI_RESIZE_VEF>(p);                                                       \
+    resize::vpass<resize::MODE, T, resize::MODE == resize::kPillow ? GI_RESIZE_VE8 : GI_RESIZE_VEF>(p);     \
   }
 GI_RESIZE_HV(f, kFloat, u8)
 GI_RESIZE_HV(f, kFloat, u16)

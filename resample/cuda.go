@@ -119,8 +119,11 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	case kindGather:
 		p.Xs, p.Ys = at(0), at(1)
 		name := map[int]string{1: "u8", 2: "u16", 4: "f32"}[pl.depth.Size()]
+		// Each thread walks down several rows (grid-stride): its setup (the source
+		// offsets, a division by cn each) is paid once for them.
 		threads := (pl.dw*pl.cn + 3) / 4
-		return s.Dev.Launch(str, "gi_resize_gather_"+name, [3]int{(threads + 255) / 256, gy(pl.dh), 1}, [3]int{256, 1, 1}, 0, core.Struct(&p))
+		gx := (threads + 255) / 256
+		return s.Dev.Launch(str, "gi_resize_gather_"+name, [3]int{gx, gy(min(pl.dh, max(1, (8*core.MultiProcessors(s.Dev)+gx-1)/gx))), 1}, [3]int{256, 1, 1}, 0, core.Struct(&p))
 	case kindAreaFast:
 		p.Ix, p.Iy = int32(pl.ix), int32(pl.iy)
 		if pl.round2 {
@@ -151,7 +154,7 @@ const resizeStageMax = 48 << 10
 // resizeTwoPass runs a separable plan of more than 8 taps an axis as Pillow does:
 // the horizontal pass of every source row into an intermediate image of the
 // output's width (8-bit for Pillow's arithmetic, float sums otherwise), then the
-// vertical pass from it (gi_resize_h_*, gi_resize_v_*). The intermediate comes
+// vertical pass from it (gi_resize_h_* or _he_*, gi_resize_v_*). The intermediate comes
 // from the device's allocation cache.
 func resizeTwoPass(str core.Stream, s, d *core.State, pl *resizePlan, p resizeParams, sms int) error {
 	mid, ve := 4, resizeVEF
@@ -177,8 +180,15 @@ func resizeTwoPass(str core.Stream, s, d *core.State, pl *resizePlan, p resizePa
 		ws = 0
 	}
 	h.Ws = int32(ws)
-	gx := (pl.dw + resizeRT - 1) / resizeRT
-	if err := s.Dev.Launch(str, name("h"), [3]int{gx, gy(gx, pl.sh), 1}, [3]int{resizeRT, 1, 1}, resizeRT*ws*4, core.Struct(&h)); err != nil {
+	// A thread a pixel, or for steep shrinks of 3 or 4 channels a thread an element
+	// (gi_resize_he_*): a thread a pixel would spread a warp's loads of one tap over
+	// many cache lines (on the H100 from about 16x).
+	hk, hn := "h", pl.dw
+	if pl.cn >= 3 && pl.sw >= 16*pl.dw {
+		hk, hn = "he", pl.dw*pl.cn
+	}
+	gx := (hn + resizeRT - 1) / resizeRT
+	if err := s.Dev.Launch(str, name(hk), [3]int{gx, gy(gx, pl.sh), 1}, [3]int{resizeRT, 1, 1}, resizeRT*ws*4, core.Struct(&h)); err != nil {
 		return err
 	}
 	v := p
