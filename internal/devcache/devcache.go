@@ -6,6 +6,7 @@
 package devcache
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"sync"
 
@@ -35,12 +36,17 @@ var (
 )
 
 // Derived returns a device buffer of size bytes that build fills (queued on str)
-// from the filter described by kind and data (its pieces, in order), built on the first call for them and
-// shared after that. The caller releases the buffer when its work is queued.
+// from the filter described by kind and data (its pieces, in order), built on the
+// first call for them and shared after that. The caller releases the buffer when its work is queued.
 func Derived(dev core.Backend, str core.Stream, kind string, data [][]byte, size int, build func(buf *core.Buffer) error) (*core.Buffer, error) {
 	var h maphash.Hash
 	h.SetSeed(cacheSeed)
 	for _, d := range data {
+		// Each piece's length first: pieces that concatenate to the same bytes
+		// but split differently describe different filters.
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(d)))
+		h.Write(n[:])
 		h.Write(d)
 	}
 	key := cacheKey{dev: dev, kind: kind, size: size, sum: h.Sum64()}
