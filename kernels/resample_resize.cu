@@ -8,11 +8,11 @@
 //                             halving): 8 output pixels a thread, 16-byte loads.
 //   gi_resize_reg_MODE_K_T[cCN] separable filters of at most K = 2, 4 or 8 taps an
 //                             axis (linear, cubic, Lanczos4, short area and Pillow
-//                             filters): each thread E elements a block width apart
-//                             down a tile of rows, the horizontal sums of the K
-//                             source rows the current output row needs slid down
-//                             in registers; cCN: CN channels (the taps' offsets
-//                             constants), else any.
+//                             filters): each thread E elements (a block width
+//                             apart; consecutive for f) down a tile of rows, the
+//                             horizontal sums of the K source rows the current
+//                             output row needs slid down in registers; cCN: CN
+//                             channels (the taps' offsets constants), else any.
 //   gi_resize_h[e]_MODE_T,    longer filters, in two passes through an intermediate
 //   gi_resize_v_MODE_T        image of the output's width (Pillow's order): the
 //                             horizontal pass of every source row (a thread a
@@ -170,17 +170,16 @@ __device__ __forceinline__ void area2u8(const ResizeParams& p) {
 template <int MODE> struct HWeight { typedef int type; };
 template <> struct HWeight<kFloat> { typedef float type; };
 
-// The taps' element offsets from an element's first tap, as taps reads them:
-// OffTab from a table (clamped at the image's edges), OffStride every CN (or cn
-// when CN is 0) elements (inside the image: constants when CN is).
+// The taps' element offsets, as taps reads them: OffTab from a table (clamped at
+// the image's edges), OffStride every CN elements from the element's first tap
+// (inside the image: constants).
 struct OffTab {
   const int* o;
   __device__ __forceinline__ int operator()(int j) const { return o[j]; }
 };
 template <int CN>
 struct OffStride {
-  int cn;
-  __device__ __forceinline__ int operator()(int j) const { return j * (CN ? CN : cn); }
+  __device__ __forceinline__ int operator()(int j) const { return j * CN; }
 };
 
 // taps loads one element's K taps (at the element offsets off(j) of s, which
@@ -329,9 +328,10 @@ __device__ __forceinline__ void regRow(const unsigned (&h)[K][E], const RegW<K>&
 // registers and slid down as the rows advance (ystart never decreases), so each
 // source row's pass is computed once per tile; the weights in registers too,
 // converted once (a row's vertical weights once for the thread's E elements). A
-// thread whose taps all lie inside the image (all but the edges) reads them every
-// CN elements from its element's first tap (immediate offsets when CN is fixed, 0:
-// p.cn); the others through clamped offsets.
+// thread of a kernel for CN channels whose taps all lie inside the image (all but
+// the edges) reads them every CN elements from its element's first tap (immediate
+// offsets); the others (and every thread for any cn, CN 0) through the clamped
+// offsets.
 template <int MODE, typename T, int K, int E, int CN>
 __device__ __forceinline__ void reg(const ResizeParams& p) {
   typedef typename HWeight<MODE>::type W;
@@ -383,7 +383,7 @@ __device__ __forceinline__ void reg(const ResizeParams& p) {
       if (inside) {
 #pragma unroll
         for (int e = 0; e < E; ++e) {
-          taps<MODE, T, K>(s + first0[e], OffStride<CN>{cn}, v);
+          taps<MODE, T, K>(s + first0[e], OffStride<CN ? CN : 1>{}, v);  // inside: CN != 0
           h[K - 1][e] = hsumTaps<MODE, K>(v, xw[e], p.nx);
         }
       } else {
