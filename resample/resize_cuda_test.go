@@ -45,19 +45,11 @@ func TestCUDAResizeMatchesCPU(t *testing.T) {
 					}
 					for _, in := range allInterps {
 						name := fmt.Sprintf("%v/%dx%d/roi=%v/%v/size=%v,fx=%.3g,fy=%.3g", mt, sh[1], sh[0], roi, in, k.size, k.fx, k.fy)
-						want := &gpuimage.Image{}
-						if err := resample.Resize(cs, want, k.size, k.fx, k.fy, in); err != nil {
+						if err := sameOnGPU(t, gpu, name, mt, cs, gs, func(src, dst *gpuimage.Image) error {
+							return resample.Resize(src, dst, k.size, k.fx, k.fy, in)
+						}); err != nil {
 							t.Fatalf("%s: CPU: %v", name, err)
 						}
-						got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), mt)
-						if err := resample.Resize(gs, got, k.size, k.fx, k.fy, in); err != nil {
-							t.Fatalf("%s: GPU: %v", name, err)
-						}
-						if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
-							t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
-						}
-						want.Close()
-						got.Close()
 					}
 				}
 				cs.Close()
@@ -82,18 +74,12 @@ func TestCUDAResizeLargeMatchesCPU(t *testing.T) {
 			if testing.Short() && sz.X > 3840 && in != resample.InterLinear {
 				continue
 			}
-			want, got := &gpuimage.Image{}, &gpuimage.Image{}
-			if err := resample.Resize(cs, want, sz, 0, 0, in); err != nil {
-				t.Fatal(err)
+			name := fmt.Sprintf("4K -> %v %v", sz, in)
+			if err := sameOnGPU(t, gpu, name, gpuimage.CV8UC3, cs, gs, func(src, dst *gpuimage.Image) error {
+				return resample.Resize(src, dst, sz, 0, 0, in)
+			}); err != nil {
+				t.Fatalf("%s: CPU: %v", name, err)
 			}
-			if err := resample.Resize(gs, got, sz, 0, 0, in); err != nil {
-				t.Fatal(err)
-			}
-			if d := tu.Compare(gpuimage.Depth8U, tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
-				t.Errorf("4K -> %v %v: %d of %d elements differ (max %g); %s", sz, in, d.Bad, d.N, d.MaxAbs, d.First)
-			}
-			want.Close()
-			got.Close()
 		}
 	}
 }
@@ -127,20 +113,8 @@ func TestCUDAPyrMatchesCPU(t *testing.T) {
 				}})
 			}
 			for _, c := range calls {
-				name := fmt.Sprintf("%v %dx%d %s", mt, sh[1], sh[0], c.name)
-				want := &gpuimage.Image{}
-				if err := c.f(cs, want); err != nil {
-					continue // a size the call refuses for this source (checked on the CPU)
-				}
-				got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), mt)
-				if err := c.f(gs, got); err != nil {
-					t.Fatalf("%s: GPU: %v", name, err)
-				}
-				if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
-					t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
-				}
-				want.Close()
-				got.Close()
+				// A CPU error is a size the call refuses for this source: skipped.
+				_ = sameOnGPU(t, gpu, fmt.Sprintf("%v %dx%d %s", mt, sh[1], sh[0], c.name), mt, cs, gs, c.f)
 			}
 			cs.Close()
 			gs.Close()
@@ -165,25 +139,39 @@ func TestCUDAScaleMatchesCPU(t *testing.T) {
 				}
 				for _, f := range allFilters {
 					name := fmt.Sprintf("%v %dx%d -> %v %v", mt, sh[1], sh[0], sz, f)
-					want := &gpuimage.Image{}
-					if err := resample.Scale(cs, want, sz, f); err != nil {
+					if err := sameOnGPU(t, gpu, name, mt, cs, gs, func(src, dst *gpuimage.Image) error {
+						return resample.Scale(src, dst, sz, f)
+					}); err != nil {
 						t.Fatalf("%s: CPU: %v", name, err)
 					}
-					got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), mt)
-					if err := resample.Scale(gs, got, sz, f); err != nil {
-						t.Fatalf("%s: GPU: %v", name, err)
-					}
-					if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
-						t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
-					}
-					want.Close()
-					got.Close()
 				}
 			}
 			cs.Close()
 			gs.Close()
 		}
 	}
+}
+
+// sameOnGPU runs f on the CPU image cs and on the GPU image gs (into an output
+// poisoned first, of the CPU result's shape) and reports every element that
+// differs (the kernels reproduce the CPU twins exactly). It returns the CPU call's
+// error, before running anything on the GPU.
+func sameOnGPU(t *testing.T, gpu *gpuimage.Device, name string, mt gpuimage.MatType, cs, gs *gpuimage.Image, f func(src, dst *gpuimage.Image) error) error {
+	t.Helper()
+	want := &gpuimage.Image{}
+	if err := f(cs, want); err != nil {
+		return err
+	}
+	defer want.Close()
+	got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), mt)
+	defer got.Close()
+	if err := f(gs, got); err != nil {
+		t.Fatalf("%s: GPU: %v", name, err)
+	}
+	if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), 0, 0); d.Bad != 0 {
+		t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
+	}
+	return nil
 }
 
 // view uploads a prow x pcol image of data to dev and returns its region rect.
