@@ -190,6 +190,9 @@ __device__ __forceinline__ void taps(const T* s, const Off& off, typename HWeigh
   for (int j = 0; j < K; ++j) v[j] = (typename HWeight<MODE>::type)__ldg(s + off(j));
 }
 
+// pillow8 is Pillow's 8-bit result of a pass's sum: >> 22, clipped to 0..255.
+__device__ __forceinline__ int pillow8(int acc) { return min(max(acc >> 22, 0), 255); }
+
 // hsumTaps is one element's horizontal pass over its taps v (K at most, n of them)
 // as a 32-bit word: a float (kFloat), Pillow's clipped 8-bit value, or the exact
 // integer sum (its low 32 bits: uint32 for 16U in kExact, int else; OpenCV's int
@@ -207,7 +210,7 @@ __device__ __forceinline__ unsigned hsumTaps(const W (&v)[K], const W (&w)[K], i
   unsigned acc = MODE == kPillow ? 1u << 21 : 0u;
 #pragma unroll
   for (int j = 0; j < K; ++j) acc += (unsigned)v[j] * (unsigned)w[j];
-  if (MODE == kPillow) return (unsigned)min(max((int)acc >> 22, 0), 255);
+  if (MODE == kPillow) return (unsigned)pillow8((int)acc);
   return acc;
 }
 
@@ -237,18 +240,17 @@ struct RegW {
 // register kernels decide once for all their elements).
 template <int MODE, typename T, int K, bool LIN>
 __device__ __forceinline__ T vcomb(const unsigned* h, const RegW<K>& b, int n, int x, const ResizeParams& p) {
-  constexpr int k = K;
   if (MODE == kFloat) {
     float acc = __fmul_rn(__uint_as_float(h[0]), b.f(0));
 #pragma unroll
-    for (int j = 1; j < k; ++j)
+    for (int j = 1; j < K; ++j)
       if (j < n) acc = __fadd_rn(acc, __fmul_rn(__uint_as_float(h[j]), b.f(j)));
     return sat<T>(acc);
   }
   if (MODE == kPillow) {
     int acc = 1 << 21;
 #pragma unroll
-    for (int j = 0; j < k; ++j)
+    for (int j = 0; j < K; ++j)
       if (j < n) acc += (int)h[j] * b.i(j);
     return sati<T>(acc >> 22);
   }
@@ -257,32 +259,32 @@ __device__ __forceinline__ T vcomb(const unsigned* h, const RegW<K>& b, int n, i
       // VResizeLinear's 8U arithmetic: (((h >> 4) * b) >> 16 summed, + 2) >> 2.
       int s = 0;
 #pragma unroll
-      for (int j = 0; j < k; ++j) s += (min(max((int)h[j] >> 4, -32768), 32767) * b.i(j)) >> 16;
+      for (int j = 0; j < K; ++j) s += (min(max((int)h[j] >> 4, -32768), 32767) * b.i(j)) >> 16;
       return sati<T>((min(max(s, -32768), 32767) + 2) >> 2);
     }
     if (x < p.simd) {
       // VResizeCubicVec_32s8u: float, products summed last to first.
-      float acc = __fmul_rn((float)(int)h[k - 1], b.s(k - 1));
+      float acc = __fmul_rn((float)(int)h[K - 1], b.s(K - 1));
 #pragma unroll
-      for (int j = k - 2; j >= 0; --j) acc = __fadd_rn(__fmul_rn((float)(int)h[j], b.s(j)), acc);
+      for (int j = K - 2; j >= 0; --j) acc = __fadd_rn(__fmul_rn((float)(int)h[j], b.s(j)), acc);
       return sati<T>(__float2int_rn(acc));
     }
     int acc = 0;
 #pragma unroll
-    for (int j = 0; j < k; ++j) acc += (int)h[j] * b.i(j);
+    for (int j = 0; j < K; ++j) acc += (int)h[j] * b.i(j);
     return sati<T>((acc + (1 << 21)) >> 22);
   }
   // kExact: 8 fraction bits a pass for 8U, 16 for 16-bit.
   if (sizeof(T) == 1) {
     int acc = 0;
 #pragma unroll
-    for (int j = 0; j < k; ++j)
+    for (int j = 0; j < K; ++j)
       if (j < n) acc += (int)h[j] * b.i(j);
     return sati<T>((acc + (1 << 15)) >> 16);
   }
   long long acc = 0;
 #pragma unroll
-  for (int j = 0; j < k; ++j) {
+  for (int j = 0; j < K; ++j) {
     const long long hv = (T)-1 > 0 ? (long long)h[j] : (long long)(int)h[j];
     if (j < n) acc += hv * (long long)b.i(j);
   }
@@ -413,6 +415,19 @@ __device__ __forceinline__ void reg(const ResizeParams& p) {
 // vertical pass from it (p.src, p.sh). The intermediate's elements: Pillow's
 // clipped 8-bit values for kPillow, float sums for kFloat.
 template <int MODE, typename T> struct Mid { typedef float type; };
+
+// accTap adds tap j (value v, weight w) to a pass's sum: Pillow's integer sum
+// from 2^21 (its rounding), or OpenCV's float sum, each product and sum rounded.
+template <int MODE, typename A>
+__device__ __forceinline__ void accTap(A& acc, int j, A v, A w) {
+  if (MODE == kPillow) {
+    acc = (j == 0 ? 1 << 21 : acc) + v * w;
+  } else {
+    const float pr = __fmul_rn(v, w);
+    acc = j == 0 ? pr : __fadd_rn(acc, pr);
+  }
+}
+
 template <> struct Mid<kPillow, u8> { typedef u8 type; };
 
 // hpass: a thread an output pixel (its CN channels) of GI_RESIZE_RT consecutive
@@ -439,18 +454,11 @@ __device__ __forceinline__ void hpassT(const ResizeParams& p, const unsigned* st
       const W wj = STAGED ? (MODE == kPillow ? (W)(int)wsm[j] : (W)__uint_as_float(wsm[j])) : (W)__ldg(wg + j);
       const T* sj = s + min(j, last) * CN;
 #pragma unroll
-      for (int c = 0; c < CN; ++c) {
-        if (MODE == kPillow) {
-          acc[c] = (j == 0 ? 1 << 21 : acc[c]) + (int)__ldg(sj + c) * wj;
-        } else {
-          const float pr = __fmul_rn((float)__ldg(sj + c), wj);
-          acc[c] = j == 0 ? pr : __fadd_rn(acc[c], pr);
-        }
-      }
+      for (int c = 0; c < CN; ++c) accTap<MODE>(acc[c], j, (W)__ldg(sj + c), wj);
     }
     M* d = reinterpret_cast<M*>(dst + (size_t)y * dp);
 #pragma unroll
-    for (int c = 0; c < CN; ++c) d[c] = MODE == kPillow ? (M)min(max((int)acc[c] >> 22, 0), 255) : (M)acc[c];
+    for (int c = 0; c < CN; ++c) d[c] = MODE == kPillow ? (M)pillow8((int)acc[c]) : (M)acc[c];
   }
 }
 
@@ -484,15 +492,9 @@ __device__ __forceinline__ void hpassE(const ResizeParams& p, const unsigned* st
     W acc;
     for (int j = 0; j < n; ++j) {
       const W wj = STAGED ? (MODE == kPillow ? (W)(int)wsm[j] : (W)__uint_as_float(wsm[j])) : (W)__ldg(wg + j);
-      const T v = __ldg(s + min(j, last) * cn);
-      if (MODE == kPillow) {
-        acc = (j == 0 ? 1 << 21 : acc) + (int)v * wj;
-      } else {
-        const float pr = __fmul_rn((float)v, wj);
-        acc = j == 0 ? pr : __fadd_rn(acc, pr);
-      }
+      accTap<MODE>(acc, j, (W)__ldg(s + min(j, last) * cn), wj);
     }
-    *reinterpret_cast<M*>(dst + (size_t)y * dp) = MODE == kPillow ? (M)min(max((int)acc >> 22, 0), 255) : (M)acc;
+    *reinterpret_cast<M*>(dst + (size_t)y * dp) = MODE == kPillow ? (M)pillow8((int)acc) : (M)acc;
   }
 }
 
@@ -548,18 +550,11 @@ __device__ __forceinline__ void vpass(const ResizeParams& p) {
     for (int j = 0; j < n; ++j) {
       const Vec<M, E> v = *reinterpret_cast<const Vec<M, E>*>(src + (size_t)clampi(st + j, sh) * sp);
       const float wf = __ldg(b + j);
-      // Pillow's weights are integers below 2^22 in magnitude: adding 1.5 * 2^23
+      // Pillow's weights are integers of magnitude at most 2^22: adding 1.5 * 2^23
       // puts one in the low mantissa bits (an add, not a conversion).
       const int wi = __float_as_int(__fadd_rn(wf, 12582912.f)) - 0x4B400000;
 #pragma unroll
-      for (int e = 0; e < E; ++e) {
-        if (MODE == kPillow) {
-          acc[e] = (j == 0 ? 1 << 21 : acc[e]) + (int)v.v[e] * wi;
-        } else {
-          const float pr = __fmul_rn((float)v.v[e], wf);
-          acc[e] = j == 0 ? pr : __fadd_rn(acc[e], pr);
-        }
-      }
+      for (int e = 0; e < E; ++e) accTap<MODE>(acc[e], j, (A)v.v[e], MODE == kPillow ? (A)wi : (A)wf);
     }
     Vec<T, E> out;
 #pragma unroll
@@ -640,12 +635,12 @@ GI_RESIZE_HV(p, kPillow, u8)
 GI_RESIZE_REG134(x8, kFix8, 2, 4, u8)
 GI_RESIZE_REG134(x8, kFix8, 4, 2, u8)
 GI_RESIZE_REG134(x8, kFix8, 8, 2, u8)
-GI_RESIZE_REG(ex, kExact, 2, 4, u8)
-GI_RESIZE_REG(ex, kExact, 2, 4, u16)
-GI_RESIZE_REG(ex, kExact, 2, 4, s16)
-GI_RESIZE_REG(ex, kExact, 4, 4, u8)
-GI_RESIZE_REG(ex, kExact, 4, 4, u16)
-GI_RESIZE_REG(ex, kExact, 4, 4, s16)
+#define GI_RESIZE_REGEX(T)           \
+  GI_RESIZE_REG(ex, kExact, 2, 4, T) \
+  GI_RESIZE_REG(ex, kExact, 4, 4, T)
+GI_RESIZE_REGEX(u8)
+GI_RESIZE_REGEX(u16)
+GI_RESIZE_REGEX(s16)
 GI_RESIZE_REG(f, kFloat, 4, 4, u8)
 GI_RESIZE_REG(f, kFloat, 8, 2, u8)
 GI_RESIZE_REG134(p, kPillow, 4, 2, u8)

@@ -319,42 +319,39 @@ func pyrT[T cpu.Elem](d, s *core.State, pl *pyrPlan) {
 		}
 		out[x] = cpu.Saturate[T](float32((v.i + 1<<(shift-1)) >> shift))
 	}
-	{
-		// 6*s2 + 4*(s1 + s3) + s0 + s4 over rows or columns 2i-2 .. 2i+2.
-		five := func(v [5]pyrVal) pyrVal {
-			return add(add(add(mul(v[2], 6), mul(add(v[1], v[3]), 4)), v[0]), v[4])
-		}
-		// Past width0 OpenCV's right-border table steps its taps by one source
-		// column an output instead of two (pyrDown_'s tabR): kept, so that a wider
-		// dst than half the source matches it.
-		width0 := min((pl.sw-3)/2+1, pl.dw)
-		centre := func(dx int) int {
-			if dx < width0 {
-				return 2 * dx
-			}
-			return 2*width0 + dx - width0
-		}
-		cpu.ParallelRows(pl.dh, pl.dw*cn*25, func(y0, y1 int) {
-			for y := y0; y < y1; y++ {
-				var rows [5][]T
-				for k := range rows {
-					rows[k] = cpu.Row[T](sv, cpu.BorderMap(2*y+k-2, pl.sh, pl.border))
-				}
-				out := cpu.Row[T](dv, y)
-				for x := range out {
-					dx, c := x/cn, x%cn
-					var h [5]pyrVal
-					for k, r := range rows {
-						var v [5]pyrVal
-						for j := range v {
-							v[j] = elem(r, cpu.BorderMap(centre(dx)+j-2, pl.sw, pl.border)*cn+c)
-						}
-						h[k] = five(v)
-					}
-					store(out, x, five(h), 8)
-				}
-			}
-		})
-		return
+	// 6*s2 + 4*(s1 + s3) + s0 + s4 over rows or columns 2i-2 .. 2i+2.
+	five := func(v [5]pyrVal) pyrVal {
+		return add(add(add(mul(v[2], 6), mul(add(v[1], v[3]), 4)), v[0]), v[4])
 	}
+	// Past width0 OpenCV's right-border table steps its taps by one source
+	// column an output instead of two (pyrDown_'s tabR): kept, so that a wider
+	// dst than half the source matches it.
+	width0 := min((pl.sw-3)/2+1, pl.dw)
+	centre := func(dx int) int {
+		if dx < width0 {
+			return 2 * dx
+		}
+		return 2*width0 + dx - width0
+	}
+	cpu.ParallelRows(pl.dh, pl.dw*cn*25, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			var rows [5][]T
+			for k := range rows {
+				rows[k] = cpu.Row[T](sv, cpu.BorderMap(2*y+k-2, pl.sh, pl.border))
+			}
+			out := cpu.Row[T](dv, y)
+			for x := range out {
+				dx, c := x/cn, x%cn
+				var h [5]pyrVal
+				for k, r := range rows {
+					var v [5]pyrVal
+					for j := range v {
+						v[j] = elem(r, cpu.BorderMap(centre(dx)+j-2, pl.sw, pl.border)*cn+c)
+					}
+					h[k] = five(v)
+				}
+				store(out, x, five(h), 8)
+			}
+		}
+	})
 }

@@ -138,9 +138,9 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	p.Xstart, p.Xw, p.Ystart, p.Yw = at(0), at(1), at(2), at(3)
 	p.Nx, p.Ny, p.Simd, p.SimdKind = int32(pl.x.n), int32(pl.y.n), int32(pl.simd), int32(pl.simdKind)
 	sms := core.MultiProcessors(s.Dev)
-	if name, k, e := resizeRegKernel(pl); name != "" {
+	if name, _, e := resizeRegKernel(pl); name != "" {
 		gx := (pl.dw*pl.cn + resizeRT*e - 1) / (resizeRT * e)
-		th := resizeRegRows(pl.dh, gx, k, sms)
+		th := resizeRegRows(pl.dh, gx, sms)
 		p.Th = int32(th)
 		return s.Dev.Launch(str, name, [3]int{gx, (pl.dh + th - 1) / th, 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
 	}
@@ -206,9 +206,8 @@ func resizeMode(pl *resizePlan) string {
 // axes' (at most 8), and the elements a thread, E; none ("") for longer filters,
 // which the two passes take (on the H100 register kernels of 16 and 32 taps
 // were 5-30 times slower than a staged kernel: too few rows a tile to share
-// their sums). The
-// 8-bit OpenCV and Pillow kernels also come for 1, 3 and 4 channels (suffix cN:
-// the taps' offsets are constants there).
+// their sums). The 8-bit OpenCV and Pillow kernels also come for 1, 3 and 4
+// channels (suffix cN: the taps' offsets are constants there).
 func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
 	n := max(pl.x.n, pl.y.n)
 	var ks []int
@@ -252,7 +251,7 @@ func resizeElems(a arith, k int) int {
 // resizeRegRows is the output rows a register kernel's thread walks down: enough
 // blocks for 16 a multiprocessor, at most 64 rows (each tile recomputes the K-1
 // source rows it shares with the tile above), and few enough blocks for the grid.
-func resizeRegRows(dh, gx, k, sms int) int {
+func resizeRegRows(dh, gx, sms int) int {
 	th := dh * gx / (16 * sms)
 	th = max(1, min(64, th))
 	return max(th, (dh+65534)/65535)
