@@ -52,8 +52,11 @@ type windowCase struct {
 }
 
 func scipyWindow(w dsp.Window) any {
-	if w.Name == "kaiser" {
+	switch w.Name {
+	case "kaiser":
 		return []any{"kaiser", w.Beta}
+	case "tukey":
+		return []any{"tukey", w.Alpha}
 	}
 	return w.Name
 }
@@ -63,7 +66,8 @@ func scipyWindow(w dsp.Window) any {
 func TestGetWindow(t *testing.T) {
 	var cs []windowCase
 	var cases []map[string]any
-	for _, w := range []dsp.Window{dsp.Boxcar, dsp.Hann, dsp.Hamming, dsp.Blackman, dsp.Kaiser(0), dsp.Kaiser(5), dsp.Kaiser(14.5)} {
+	for _, w := range []dsp.Window{dsp.Boxcar, dsp.Hann, dsp.Hamming, dsp.Blackman, dsp.Kaiser(0), dsp.Kaiser(5), dsp.Kaiser(14.5),
+		dsp.Tukey(0), dsp.Tukey(0.25), dsp.Tukey(0.5), dsp.Tukey(1)} {
 		for _, n := range []int{1, 2, 3, 7, 64, 1023, 4096} {
 			for _, per := range []bool{false, true} {
 				cs = append(cs, windowCase{w, n, per})
@@ -88,7 +92,7 @@ func TestGetWindow(t *testing.T) {
 	for _, bad := range []struct {
 		w dsp.Window
 		n int
-	}{{dsp.Hann, 0}, {dsp.Window{Name: "bogus"}, 8}, {dsp.Window{Name: "bogus"}, 1}, {dsp.Kaiser(math.NaN()), 8}} {
+	}{{dsp.Hann, 0}, {dsp.Window{Name: "bogus"}, 8}, {dsp.Window{Name: "bogus"}, 1}, {dsp.Kaiser(math.NaN()), 8}, {dsp.Tukey(1.5), 8}, {dsp.Tukey(math.NaN()), 8}} {
 		if _, err := dsp.GetWindow(bad.w, bad.n, false); err == nil {
 			t.Errorf("GetWindow(%v, %d) accepted", bad.w, bad.n)
 		}

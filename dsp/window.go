@@ -9,11 +9,12 @@ import (
 )
 
 // Window names a window function as scipy.signal.get_window does: "boxcar"
-// (rectangular), "hann", "hamming", "blackman", or "kaiser" with its shape
-// parameter Beta.
+// (rectangular), "hann", "hamming", "blackman", "kaiser" with its shape
+// parameter Beta, or "tukey" with its taper fraction Alpha.
 type Window struct {
-	Name string
-	Beta float64 // kaiser's shape parameter
+	Name  string
+	Beta  float64 // kaiser's shape parameter
+	Alpha float64 // tukey's fraction of the window inside the cosine tapers, 0..1
 }
 
 // The windows that take no parameter.
@@ -27,9 +28,16 @@ var (
 // Kaiser is the Kaiser window of shape parameter beta (see KaiserBeta).
 func Kaiser(beta float64) Window { return Window{Name: "kaiser", Beta: beta} }
 
+// Tukey is the tapered cosine window whose tapers fill the fraction alpha of it
+// (0: boxcar, 1: Hann); scipy.signal.spectrogram's default is Tukey(0.25).
+func Tukey(alpha float64) Window { return Window{Name: "tukey", Alpha: alpha} }
+
 func (w Window) String() string {
-	if strings.EqualFold(w.Name, "kaiser") {
+	switch strings.ToLower(w.Name) {
+	case "kaiser":
 		return fmt.Sprintf("kaiser(%g)", w.Beta)
+	case "tukey":
+		return fmt.Sprintf("tukey(%g)", w.Alpha)
 	}
 	return w.Name
 }
@@ -64,8 +72,13 @@ func GetWindow(w Window, n int, periodic bool) ([]float64, error) {
 				return nil, fmt.Errorf("dsp.GetWindow: kaiser window with beta %v", w.Beta)
 			}
 			kaiser(seq, w.Beta)
+		case "tukey":
+			if !(w.Alpha >= 0 && w.Alpha <= 1) {
+				return nil, fmt.Errorf("dsp.GetWindow: tukey window with alpha %v (want 0..1)", w.Alpha)
+			}
+			tukey(seq, w.Alpha)
 		default:
-			return nil, fmt.Errorf("dsp.GetWindow: unknown window %q (boxcar, hann, hamming, blackman or kaiser)", w.Name)
+			return nil, fmt.Errorf("dsp.GetWindow: unknown window %q (boxcar, hann, hamming, blackman, kaiser or tukey)", w.Name)
 		}
 	} else if _, err := GetWindow(w, 2, false); err != nil {
 		return nil, err // the name is checked for one sample too
@@ -81,6 +94,26 @@ func kaiser(seq []float64, beta float64) {
 	for k := range seq {
 		r := (float64(k) - a) / a
 		seq[k] *= besselI0(beta*math.Sqrt(math.Max(0, 1-r*r))) / d
+	}
+}
+
+// tukey sets seq to scipy.signal.windows.tukey(len(seq), alpha) (symmetric): ones
+// between two half-cosine tapers of floor(alpha*(len-1)/2)+1 samples each.
+func tukey(seq []float64, alpha float64) {
+	m := float64(len(seq) - 1)
+	if alpha == 0 {
+		return // boxcar
+	}
+	width := int(math.Floor(alpha * m / 2))
+	for k := range seq {
+		switch n := float64(k); {
+		case k <= width:
+			seq[k] = 0.5 * (1 + math.Cos(math.Pi*(-1+2*n/alpha/m)))
+		case k >= len(seq)-width-1:
+			seq[k] = 0.5 * (1 + math.Cos(math.Pi*(-2/alpha+1+2*n/alpha/m)))
+		default:
+			seq[k] = 1
+		}
 	}
 }
 
