@@ -590,3 +590,17 @@ func luv2rgb[T cpu.Elem](bidx, srgb, dcn int) pixFunc[T] {
 		alpha(d, dcn)
 	}
 }
+
+// colormapCPU is the CPU twin of gi_cvt_colormap_8u_13: each gray level of s (8UC1)
+// looked up in lut (256 BGR colours) into d (8UC3).
+func colormapCPU(d, s *core.State, lut string) {
+	sv, dv := cpu.HostView(s), cpu.HostView(d)
+	cpu.ParallelRows(s.Rows, s.Cols*4, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			in, out := cpu.Row[uint8](sv, y), cpu.Row[uint8](dv, y)
+			for x, v := range in {
+				copy(out[3*x:3*x+3], lut[3*int(v):])
+			}
+		}
+	})
+}

@@ -124,3 +124,20 @@ func pixelsPerThread(fam family, d core.Depth) int {
 func launch(str core.Stream, name string, px int, s, d *core.State, a cvtArgs) error {
 	return s.Dev.Launch(str, name, core.Grid((s.Cols+px-1)/px, s.Rows, 128), [3]int{128, 1, 1}, 0, core.Struct(a.params(s, d)))
 }
+
+// colormapCUDA colours s (8UC1) by colormap c into d (8UC3): gi_cvt_colormap_8u_13
+// with the map's colours, one word a level (b | g << 8 | r << 16), on the device
+// (made once a map).
+func colormapCUDA(str core.Stream, d, s *core.State, c ColormapType) error {
+	tab, err := core.Resident(s.Dev, fmt.Sprintf("colorconv.colormap.%d", int(c)), func() []byte {
+		lut, b := colormapTables[c], make([]byte, 256*4)
+		for i := 0; i < 256; i++ {
+			copy(b[4*i:4*i+3], lut[3*i:3*i+3])
+		}
+		return b
+	})
+	if err != nil {
+		return err
+	}
+	return launch(str, "gi_cvt_colormap_8u_13", pixelsPerThread("colormap", s.Depth), s, d, cvtArgs{tab: tab})
+}

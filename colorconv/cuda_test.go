@@ -3,6 +3,7 @@
 package colorconv_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
@@ -239,5 +240,41 @@ func TestCUDAFixed8Exhaustive(t *testing.T) {
 			restore()
 		}
 		cout.Close()
+	}
+}
+
+// ApplyColorMap on the GPU against the CPU device: every map, 8UC1 and 8UC3,
+// awkward sizes (staged and unstaged rows), a view, into poisoned outputs: the same
+// bytes.
+func TestCUDAApplyColorMap(t *testing.T) {
+	g := tu.CUDA(t)
+	r := tu.Rand(t)
+	for c := colorconv.ColormapAutumn; c <= colorconv.ColormapDeepGreen; c++ {
+		for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3} {
+			for _, sz := range [][2]int{{1, 1}, {1, 7}, {300, 451}, {3, 4097}, {64, 2048}} {
+				cin, _ := tu.Random(t, r, gpuimage.CPU(), sz[0], sz[1], mt)
+				gin := toDevice(t, cin, g)
+				in := gin
+				cview := cin
+				if sz[1] > 8 {
+					in, _ = gin.Region(image.Rect(3, 0, sz[1]-1, sz[0]))
+					cview, _ = cin.Region(image.Rect(3, 0, sz[1]-1, sz[0]))
+				}
+				var cout gpuimage.Image
+				gout := tu.Poisoned(t, g, in.Rows(), in.Cols(), gpuimage.CV8UC3)
+				if err := colorconv.ApplyColorMap(cview, &cout, c); err != nil {
+					t.Fatal(err)
+				}
+				if err := colorconv.ApplyColorMap(in, gout, c); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(tu.Bytes(t, gout), tu.Bytes(t, &cout)) {
+					t.Errorf("%v %v %v: the GPU's colours differ from the CPU's", c, mt, sz)
+				}
+				for _, im := range []*gpuimage.Image{cin, gin, in, cview, &cout, gout} {
+					im.Close()
+				}
+			}
+		}
 	}
 }

@@ -24,6 +24,11 @@ func TestLaunchedKernelsExist(t *testing.T) {
 					colorconv.CvtColor(src, dst, code) // refusals are other tests' business
 					dst.Close()
 				}
+				if d == gpuimage.Depth8U {
+					dst := &gpuimage.Image{}
+					colorconv.ApplyColorMap(src, dst, colorconv.ColormapViridis)
+					dst.Close()
+				}
 				for dcn := 1; dcn <= 4; dcn++ {
 					m := make([][]float64, dcn)
 					for i := range m {

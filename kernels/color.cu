@@ -597,18 +597,8 @@ template <typename T, int DCN>
 using HLS2RGB = Hue2RGB<T, DCN, true>;
 
 // ---- Lab and Luv (param: 1 with sRGB gamma, 0 for linear LBGR/LRGB).
-// Special-function-unit 2^x and log2(x), with no range fix-ups: relative error
-// ~1e-6, used where results are rounded to 8 bits.
-__device__ __forceinline__ float ex2_approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-__device__ __forceinline__ float lg2_approx(float x) {
-  float y;
-  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
+// ex2_approx and lg2_approx (common.cuh) are used where results are rounded to 8
+// bits.
 __device__ __forceinline__ float srgb_invgamma(float x) {
   return x <= 0.0031308f ? 12.92f * x : 1.055f * powf(x, 1.f / 2.4f) - 0.055f;
 }
@@ -1089,6 +1079,26 @@ struct Xform {
     }
   }
 };
+
+// ---- Colormaps (colorconv.ApplyColorMap, cv::applyColorMap of an 8UC1 image): tab
+// holds the map's 256 BGR colours, a word each (b | g << 8 | r << 16), staged in
+// shared memory by each block.
+struct Colormap8 {
+  enum { kTables = 1, kStage = 1 };
+  const unsigned* tab;
+  __device__ void setup(Smem& sm) const {
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) sm.i0[i] = (int)__ldg(tab + i);
+  }
+  __device__ __forceinline__ void operator()(const u8* s, u8* d, Smem& sm) const {
+    const int c = sm.i0[s[0]];
+    d[0] = (u8)c;
+    d[1] = (u8)(c >> 8);
+    d[2] = (u8)(c >> 16);
+  }
+};
+extern "C" __global__ void __launch_bounds__(128) gi_cvt_colormap_8u_13(const CvtParams p) {
+  cvt_body<u8, 1, 3>(p.src, p.sp, p.dst, p.dp, p.rows, p.cols, p.vec, Colormap8{static_cast<const unsigned*>(p.tab)});
+}
 
 #define CVT_KERNEL(NAME, DN, T, SCN, DCN, FUNCTOR, INIT)                                         \
   extern "C" __global__ void __launch_bounds__(128) gi_cvt_##NAME##_##DN##_##SCN##DCN(const CvtParams p) { \

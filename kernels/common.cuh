@@ -47,3 +47,21 @@ template <typename T, int N>
 struct __align__(sizeof(T) * N) Vec {
   T v[N];
 };
+
+// Special-function-unit 2^x, log2(x) and 1/x, with no range fix-ups (denormals
+// flushed): relative error ~1e-6 (2^x, log2) and 1 ulp (1/x).
+__device__ __forceinline__ float ex2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ float lg2_approx(float x) {
+  float y;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ float rcp_approx(float x) {
+  float y;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
