@@ -2,7 +2,8 @@
 // (the taps' spectrum, an IIR filter's state-matrix powers, a resampler's polyphase
 // taps) for later calls with the same filter on the same device, as the driver
 // keeps a loaded kernel: a filter applied chunk after chunk or file after file pays
-// for it once. dsp and resample share it.
+// for it once. dsp, resample and interp (Shepard's points, for maps redrawn from
+// the same readings) share it.
 package devcache
 
 import (

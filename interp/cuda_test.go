@@ -1,0 +1,80 @@
+//go:build cuda
+
+package interp_test
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+	"github.com/gpuimg/gpuimg/interp"
+)
+
+// Shepard on the GPU against the CPU device: random points (some on pixel centres,
+// some outside the map, several tiles' worth), maps of awkward sizes, every option
+// set, masks, views, into poisoned outputs; within 1e-5 of the values' range (the
+// GPU sums in float32, the CPU in float64; both pick the same points).
+func TestCUDAShepardMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	sizes := [][2]int{{1, 1}, {7, 1}, {1, 9}, {451, 300}, {4097, 3}, {130, 37}}
+	for _, sz := range sizes {
+		for _, n := range []int{1, 7, 257, 600} {
+			if testing.Short() && sz[0]*sz[1]*n > 30_000_000 {
+				continue
+			}
+			pts := randPoints(r, n, sz[0], sz[1])
+			for _, o := range shepardCases {
+				name := fmt.Sprintf("%dx%d n=%d %+v", sz[0], sz[1], n, o)
+				want := runShepard(t, gpuimage.CPU(), pts, sz[0], sz[1], &o)
+				got := runShepard(t, gpu, pts, sz[0], sz[1], &o)
+				w64 := make([]float64, len(want))
+				for i, v := range want {
+					w64[i] = float64(v)
+				}
+				checkMap(t, name, got, w64, nil)
+			}
+		}
+	}
+	// A mask, a view of a larger image, normalised coordinates.
+	cols, rows := 90, 61
+	mb := make([]uint8, cols*rows)
+	for i := range mb {
+		mb[i] = uint8(r.Intn(2))
+	}
+	pts := randPoints(r, 40, cols, rows)
+	norm := make([]interp.Point, len(pts))
+	for i, p := range pts {
+		norm[i] = interp.Point{X: p.X / float64(cols-1), Y: p.Y / float64(rows-1), Value: p.Value}
+	}
+	var maps [2][]float32
+	for d, dev := range []*gpuimage.Device{gpuimage.CPU(), gpu} {
+		mask, err := gpuimage.NewFromData(dev, rows, cols, gpuimage.CV8UC1, mb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		big := tu.Poisoned(t, dev, rows+10, cols+20, gpuimage.CV32FC1)
+		view, err := big.Region(image.Rect(7, 3, 7+cols, 3+rows))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []interp.ShepardOptions{{Mask: mask, Normalized: true}, {Mask: mask, K: 3, Normalized: true, ZeroOutside: true}} {
+			if err := interp.Shepard(norm, view, &o); err != nil {
+				t.Fatal(err)
+			}
+			maps[d] = append(maps[d], tu.Float32s(t, big)...)
+		}
+		mask.Close()
+		big.Close()
+	}
+	for i := range maps[0] {
+		c, g := maps[0][i], maps[1][i]
+		same := math.Float32bits(c) == math.Float32bits(g) || (c == c && g == g && math.Abs(float64(c-g)) <= 2e-3)
+		if !same {
+			t.Fatalf("mask and view: element %d is %v on the GPU, %v on the CPU", i, g, c)
+		}
+	}
+}
