@@ -1,9 +1,10 @@
 package dsp
 
 import (
-	"gonum.org/v1/gonum/dsp/fourier"
-
+	"math/cmplx"
 	"unsafe"
+
+	"gonum.org/v1/gonum/dsp/fourier"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/cpu"
@@ -138,4 +139,125 @@ func fftConvCPU(d, s *core.State, g []float32, off int) {
 			}
 		}
 	})
+}
+
+// spectralCPU is the CPU twin of the spectral kernels (dsp_spectral.cu around
+// cuFFT): each segment of each row of s cut from the signal (with the plan's
+// boundary zeros), detrended and windowed in float64, transformed (gonum), scaled
+// into d by the plan's mode; or, for Welch, the segments' periodograms averaged.
+func spectralCPU(d, s *core.State, sp *spectral, welch bool) {
+	sv, dv := cpu.HostView(s), cpu.HostView(d)
+	cpu.ParallelRows(s.Rows, sp.nseg*sp.nfft*8, func(y0, y1 int) {
+		frame := make([]float64, sp.nfft)
+		cframe := make([]complex128, sp.nfft)
+		var rfft *fourier.FFT
+		var cfft *fourier.CmplxFFT
+		if sp.twoSided {
+			cfft = fourier.NewCmplxFFT(sp.nfft)
+		} else {
+			rfft = fourier.NewFFT(sp.nfft)
+		}
+		coef := make([]complex128, sp.nfreq)
+		acc := make([]float64, sp.nfreq)
+		for r := y0; r < y1; r++ {
+			x := cpu.Row[float32](sv, r)
+			clear(acc)
+			for j := 0; j < sp.nseg; j++ {
+				sp.segment(frame, x, j)
+				if sp.twoSided {
+					for k, v := range frame {
+						cframe[k] = complex(v, 0)
+					}
+					cfft.Coefficients(coef, cframe)
+				} else {
+					rfft.Coefficients(coef, frame)
+				}
+				for k, c := range coef {
+					v := sp.value(c, k)
+					if welch {
+						acc[k] += real(v)
+						continue
+					}
+					out := cpu.Row[float32](dv, r*sp.nfreq+k)
+					if d.Chans == 2 {
+						out[2*j], out[2*j+1] = float32(real(v)), float32(imag(v))
+					} else {
+						out[j] = float32(real(v))
+					}
+				}
+			}
+			if welch {
+				out := cpu.Row[float32](dv, r)
+				for k, v := range acc {
+					out[k] = float32(v / float64(sp.nseg))
+				}
+			}
+		}
+	})
+}
+
+// segment fills frame (nfft samples) with segment j of signal x: its samples (zero
+// outside the signal), detrended, windowed, then zeros.
+func (sp *spectral) segment(frame []float64, x []float32, j int) {
+	seg := frame[:sp.nperseg]
+	for k := range seg {
+		if i := j*sp.step + k - sp.pad; i >= 0 && i < sp.n {
+			seg[k] = float64(x[i])
+		} else {
+			seg[k] = 0
+		}
+	}
+	detrend(seg, sp.detrend)
+	for k := range seg {
+		seg[k] *= sp.win[k]
+	}
+	clear(frame[sp.nperseg:])
+}
+
+// detrend removes the mean (DetrendConstant) or the least-squares line
+// (DetrendLinear) from seg.
+func detrend(seg []float64, how Detrend) {
+	n := float64(len(seg))
+	switch how {
+	case DetrendConstant:
+		var m float64
+		for _, v := range seg {
+			m += v
+		}
+		m /= n
+		for k := range seg {
+			seg[k] -= m
+		}
+	case DetrendLinear:
+		// y = a + b*(k - c), c the mean index: a the mean, b cov/var.
+		c := (n - 1) / 2
+		var sy, sky, skk float64
+		for k, v := range seg {
+			t := float64(k) - c
+			sy, sky, skk = sy+v, sky+t*v, skk+t*t
+		}
+		a, b := sy/n, 0.0
+		if skk > 0 {
+			b = sky / skk
+		}
+		for k := range seg {
+			seg[k] -= a + b*(float64(k)-c)
+		}
+	}
+}
+
+// value is bin k's result from its coefficient c: |c|² scaled (doubled where the
+// one-sided PSD folds the negative frequencies in), |c| or c scaled.
+func (sp *spectral) value(c complex128, k int) complex128 {
+	if sp.stft {
+		if sp.mode == ModeMagnitude {
+			return complex(cmplx.Abs(c)*sp.scale, 0)
+		}
+		return c * complex(sp.scale, 0)
+	}
+	p := (real(c)*real(c) + imag(c)*imag(c)) * sp.scale
+	if sp.double(k) {
+		p *= 2
+	}
+	return complex(p, 0)
 }

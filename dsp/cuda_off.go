@@ -19,3 +19,7 @@ func fftConvCUDA(core.Stream, []*core.State, *core.State, [][]float32, int) erro
 func upolsStepCUDA(core.Stream, *partitioned, *core.State, []*core.State, int, int) error {
 	return errors.New("dsp: partitioned convolution on the GPU needs a build with the cuda tag")
 }
+
+func spectralCUDA(core.Stream, *core.State, *core.State, *spectral, bool) error {
+	return errors.New("dsp: spectra on the GPU need a build with the cuda tag")
+}

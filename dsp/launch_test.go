@@ -63,3 +63,9 @@ func TestLaunchedKernelsExist(t *testing.T) {
 	}
 	rec.CheckLaunched(t)
 }
+
+// The kernels the cuFFT paths launch (cuda_fft.go, cuda_upols.go, cuda_spectral.go:
+// the recorder has no cuFFT, so the GPU tests run them) exist in the fatbin.
+func TestCUFFTKernelsExist(t *testing.T) {
+	tu.CheckKernelLiterals(t, "cuda_fft.go", "cuda_upols.go", "cuda_spectral.go")
+}

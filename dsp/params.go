@@ -115,3 +115,23 @@ type fftFusedParams struct {
 	Dst                                   [fftfBands]uintptr
 	Dp                                    [fftfBands]int32
 }
+
+// The spectral kernels' block sizes (kernels/dsp_params.h: GI_SPEC_THREADS,
+// GI_SPEC_TILE, GI_SPEC_ROWS).
+const (
+	specThreads = 256
+	specTile    = 32
+	specRows    = 8
+)
+
+// specParams mirrors gi_spec_*'s parameters (kernels/dsp_params.h: SpecParams)
+// field for field.
+type specParams struct {
+	Src                                                                                    uintptr
+	Sp                                                                                     int32
+	Dst                                                                                    uintptr
+	Dp                                                                                     int32
+	Frames, Spec, Win                                                                      uintptr
+	Rows, N, Nperseg, Step, Nfft, Pad, Nseg, Nfreq, Detrend, Cplx, Mode, TwoSided, EvenNyq int32
+	Scale                                                                                  float32
+}

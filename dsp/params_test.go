@@ -27,6 +27,9 @@ func TestParamsMatchKernels(t *testing.T) {
 	if err := kparams.Compare(kparams.Structs()["UpolsParams"], upolsParams{}); err != nil {
 		t.Errorf("UpolsParams: %v", err)
 	}
+	if err := kparams.Compare(kparams.Structs()["SpecParams"], specParams{}); err != nil {
+		t.Errorf("SpecParams: %v", err)
+	}
 	if err := kparams.Compare(kparams.Structs()["FftFusedParams"], fftFusedParams{}); err != nil {
 		t.Errorf("FftFusedParams: %v", err)
 	}
@@ -49,6 +52,9 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_UPOLS_THREADS", upolsThreads, kparams.UpolsThreads},
 		{"GI_UPOLS_BANDS", upolsBands, kparams.UpolsBands},
 		{"GI_FFTF_BANDS", fftfBands, kparams.FftfBands},
+		{"GI_SPEC_THREADS", specThreads, kparams.SpecThreads},
+		{"GI_SPEC_TILE", specTile, kparams.SpecTile},
+		{"GI_SPEC_ROWS", specRows, kparams.SpecRows},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

@@ -174,3 +174,34 @@ struct UpolsParams {
   int ch, b, r0, len, seg0, parts, head, bands;
   float scale;
 };
+
+// The spectral kernels (dsp_spectral.cu, around cuFFT's batched transforms):
+// GI_SPEC_THREADS a block of gi_spec_frames and gi_spec_welch; gi_spec_post moves
+// GI_SPEC_TILE x GI_SPEC_TILE tiles with GI_SPEC_TILE x GI_SPEC_ROWS threads.
+#define GI_SPEC_THREADS 256
+#define GI_SPEC_TILE 32
+#define GI_SPEC_ROWS 8
+
+// SpecParams: Spectrogram, STFT and Welch of rows signals of n samples (src, sp).
+//   gi_spec_frames: segment j of row r (block (j, r)) is samples j*step - pad + k,
+//     k < nperseg (zero outside the signal), detrended (detrend: 1 none, 2 the
+//     mean, 3 the least-squares line), times win[k], then zeros to nfft: frame
+//     r*nseg + j of frames, as floats (cplx 0) or (v, 0) pairs (cplx 1, for
+//     two-sided spectra by a complex transform).
+//   gi_spec_post: bin k of spectrum r*nseg + j (spec, nfreq complex values a
+//     frame's spectrum) into dst (dp bytes a row) at row r*nfreq + k, column j:
+//     mode 0 |X|^2 * scale, doubled for 0 < k < nfreq (and k != nfft/2 where evenNyq);
+//     1 |X| * scale; 2 X * scale (float2).
+//   gi_spec_welch: row r, column k of dst: the mean over the nseg segments of mode
+//     0's value.
+struct SpecParams {
+  const float* src;
+  int sp;
+  void* dst;
+  int dp;
+  float* frames;
+  const float* spec;
+  const float* win;
+  int rows, n, nperseg, step, nfft, pad, nseg, nfreq, detrend, cplx, mode, twoSided, evenNyq;
+  float scale;
+};

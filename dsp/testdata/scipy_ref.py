@@ -55,6 +55,20 @@ def one(c):
         return list(signal.lfilter_zi(c["b"], c["a"]))
     if fn == "sosfilt_zi":
         return signal.sosfilt_zi(np.asarray(c["sos"])).tolist()
+    if fn in ("spectrogram", "stft", "welch"):
+        # Spectra of a float64 signal: frequencies, times and the result (real and
+        # imaginary parts for complex results), flattened row-major.
+        x = np.asarray(c["x"], dtype=np.float64)
+        kw = dict(fs=c["fs"], window=window(c["window"]), nperseg=c["nperseg"], noverlap=c["noverlap"],
+                  nfft=c["nfft"], detrend=c["detrend"] or False, return_onesided=c["onesided"], scaling=c["scaling"])
+        if fn == "spectrogram":
+            f, t, s = signal.spectrogram(x, mode=c["mode"], **kw)
+        elif fn == "stft":
+            f, t, s = signal.stft(x, **kw)
+        else:
+            f, s = signal.welch(x, **kw)
+            t = np.zeros(0)
+        return {"f": f.tolist(), "t": t.tolist(), "re": np.real(s).ravel().tolist(), "im": np.imag(s).ravel().tolist()}
     raise ValueError("unknown case " + fn)
 
 

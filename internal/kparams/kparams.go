@@ -10,8 +10,10 @@ package kparams
 #include "../../kernels/fft_params.h"
 #include "../../kernels/dsp_params.h"
 #include "../../kernels/resample_params.h"
+#include "../../kernels/interp_params.h"
 static int gi_rsep_blocks(int k, int c, int e) { return GI_RSEP_BLOCKS(k, c, e); }
 static int gi_ipack_blocks(int c) { return GI_IPACK_BLOCKS(c); }
+static float gi_shepard_eps(void) { return GI_SHEPARD_EPS; }
 */
 import "C"
 
@@ -25,7 +27,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "283a5cb467b3184248785fdac1c085e1a967c320a85c428de602223ab84c4ed7"
+const HeadersSum = "266546f5264e73e6b8da3ac6065dce7e06fdad250ff887c65e9f05156c850ec3"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -53,7 +55,7 @@ func Fields(v any) []Field {
 func Geo() any { return C.struct_Geo{} }
 
 // Structs returns the kernels' parameter structs of kernels/core_params.h,
-// color_params.h, fft_params.h, dsp_params.h, resample_params.h and the taps of filter_params.h by name,
+// color_params.h, fft_params.h, dsp_params.h, resample_params.h, interp_params.h and the taps of filter_params.h by name,
 // for Fields (and their sizes: reflect's Size of each).
 func Structs() map[string]any {
 	return map[string]any{
@@ -94,10 +96,13 @@ func Structs() map[string]any {
 		"IIRPowersParams":   C.struct_IIRPowersParams{},
 		"UpolsParams":       C.struct_UpolsParams{},
 		"FftFusedParams":    C.struct_FftFusedParams{},
+		"SpecParams":        C.struct_SpecParams{},
 		// kernels/resample_params.h
 		"ResamplePolyParams": C.struct_ResamplePolyParams{},
 		"ResizeParams":       C.struct_ResizeParams{},
 		"PyrParams":          C.struct_PyrParams{},
+		// kernels/interp_params.h
+		"ShepardParams": C.struct_ShepardParams{},
 	}
 }
 
@@ -136,6 +141,9 @@ const (
 	UpolsThreads   = C.GI_UPOLS_THREADS
 	UpolsBands     = C.GI_UPOLS_BANDS
 	FftfBands      = C.GI_FFTF_BANDS
+	SpecThreads    = C.GI_SPEC_THREADS
+	SpecTile       = C.GI_SPEC_TILE
+	SpecRows       = C.GI_SPEC_ROWS
 )
 
 // The resampling kernels' sizes (kernels/resample_params.h).
@@ -147,6 +155,18 @@ const (
 	ResizeVE8       = C.GI_RESIZE_VE8
 	ResizeVEF       = C.GI_RESIZE_VEF
 )
+
+// The interpolation kernels' sizes (kernels/interp_params.h).
+const (
+	ShepardBX   = C.GI_SHEPARD_BX
+	ShepardBY   = C.GI_SHEPARD_BY
+	ShepardPX   = C.GI_SHEPARD_PX
+	ShepardTile = C.GI_SHEPARD_TILE
+	ShepardMaxK = C.GI_SHEPARD_MAXK
+)
+
+// ShepardEps is GI_SHEPARD_EPS (a float macro, which cgo does not read as a constant).
+func ShepardEps() float32 { return float32(C.gi_shepard_eps()) }
 
 // The filter limits.
 const (

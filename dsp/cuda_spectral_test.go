@@ -1,0 +1,64 @@
+//go:build cuda
+
+package dsp_test
+
+import (
+	"fmt"
+	"image"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/dsp"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// Spectrogram, STFT and Welch on the GPU against the CPU device: the SciPy test's
+// cases and longer ones (1024-sample segments, hop 256, 1e5 samples), batches of
+// three signals, a view of a larger image, into poisoned outputs; within 1e-5 of
+// each result's largest magnitude (float32 on the GPU, float64 on the CPU).
+func TestCUDASpectralMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	cases := append([]spectralCase{
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 768, Window: dsp.Hann}, 100000},
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1000, NOverlap: 500, Mode: dsp.ModeComplex, Detrend: dsp.DetrendLinear}, 20011},
+		{"welch", dsp.SpectralOptions{NPerSeg: 4096}, 100000},
+		{"stft", dsp.SpectralOptions{NPerSeg: 512, TwoSided: true}, 9999},
+	}, spectralCases...)
+	for _, c := range cases {
+		rows := randRows(r, 3, c.n+9)
+		cb, gb := tu.UploadRows(t, gpuimage.CPU(), rows), tu.UploadRows(t, gpu, rows)
+		for _, view := range []bool{false, true} {
+			cs, gs := cb, gb
+			if view { // columns 4 .. n+3 of rows 1 and 2
+				cs, _ = cb.Region(image.Rect(4, 1, 4+c.n, 3))
+				gs, _ = gb.Region(image.Rect(4, 1, 4+c.n, 3))
+			} else {
+				cs, _ = cb.Region(image.Rect(0, 0, c.n, 3))
+				gs, _ = gb.Region(image.Rect(0, 0, c.n, 3))
+			}
+			want := &gpuimage.Image{}
+			if _, err := spectralRun(c, cs, want); err != nil {
+				t.Fatalf("%s %+v: CPU: %v", c.fn, c.o, err)
+			}
+			got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), want.Type())
+			if _, err := spectralRun(c, gs, got); err != nil {
+				t.Fatalf("%s %+v: GPU: %v", c.fn, c.o, err)
+			}
+			g, w := tu.Float32s(t, got), tu.Float32s(t, want)
+			gf, wf := make([]float64, len(g)), make([]float64, len(w))
+			for i := range g {
+				gf[i], wf[i] = float64(g[i]), float64(w[i])
+			}
+			name := fmt.Sprintf("%s n=%d %+v view=%v", c.fn, c.n, c.o, view)
+			if d, ok := closeTo(gf, wf, 1e-5); !ok {
+				t.Errorf("%s: GPU off the CPU's by %.3g of the largest", name, d)
+			}
+			for _, im := range []*gpuimage.Image{cs, gs, want, got} {
+				im.Close()
+			}
+		}
+		cb.Close()
+		gb.Close()
+	}
+}

@@ -1,0 +1,316 @@
+package dsp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// Detrend is what each segment loses before its transform (SciPy's detrend).
+type Detrend int
+
+// The detrend choices; DetrendDefault is the function's own SciPy default
+// (constant for Spectrogram and Welch, none for STFT).
+const (
+	DetrendDefault Detrend = iota
+	DetrendNone
+	DetrendConstant // the segment's mean
+	DetrendLinear   // the segment's least-squares line
+)
+
+// Scaling is SciPy's scaling of a spectrum.
+type Scaling int
+
+// The scalings; ScalingDefault is the function's own SciPy default (density for
+// Spectrogram and Welch, spectrum for STFT).
+const (
+	ScalingDefault  Scaling = iota
+	ScalingDensity          // power spectral density, V²/Hz: 1/(fs sum(w²))
+	ScalingSpectrum         // power spectrum, V²: 1/sum(w)²
+)
+
+// SpectrumMode is Spectrogram's mode (SciPy's mode argument).
+type SpectrumMode int
+
+// The modes.
+const (
+	ModePSD       SpectrumMode = iota // |X|² scaled, the one-sided bins doubled
+	ModeMagnitude                     // |X| scaled by the square root
+	ModeComplex                       // X scaled by the square root (dst 32FC2)
+)
+
+// NoOverlap asks for segments that do not overlap (SpectralOptions.NOverlap's zero
+// value is the default overlap).
+const NoOverlap = -1
+
+// SpectralOptions are STFT's, Spectrogram's and Welch's choices, SciPy's names
+// and meanings; nil or zero values are each function's SciPy defaults.
+type SpectralOptions struct {
+	Fs       float64 // the sampling frequency (0: 1)
+	Window   Window  // the segments' window, periodic (zero value: Hann; Spectrogram: Tukey(0.25))
+	NPerSeg  int     // samples a segment (0: 256); at most the signal's length
+	NOverlap int     // samples two segments share (0: NPerSeg/2; Spectrogram: NPerSeg/8; NoOverlap: none)
+	NFFT     int     // the transform's length, zero-padding each segment (0: NPerSeg)
+	Detrend  Detrend
+	TwoSided bool // all NFFT frequencies in FFT order, not the NFFT/2+1 non-negative ones
+	Scaling  Scaling
+	Mode     SpectrumMode // Spectrogram only
+}
+
+// Axes are a spectral result's frequencies (Hz, its rows) and times (seconds,
+// the middles of its segments, its columns).
+type Axes struct {
+	Freqs, Times []float64
+}
+
+// spectral is how one call cuts, windows, transforms and scales its signals.
+type spectral struct {
+	op                  string
+	n                   int // samples a signal
+	nperseg, step, nfft int
+	pad                 int  // zeros before the signal (STFT's boundary: nperseg/2)
+	boundary            bool // STFT's boundary zeros and padding
+	length              int  // the signal with its boundary and padding zeros
+	nseg, nfreq         int
+	win                 []float64
+	detrend             Detrend
+	twoSided            bool
+	scale               float64 // multiplies |X|² (psd) or X (the others: its square root applied)
+	mode                SpectrumMode
+	stft                bool // X, not |X|²: STFT, Spectrogram's magnitude and complex modes
+	fs                  float64
+}
+
+// spectralKind says which SciPy function a plan follows.
+type spectralKind int
+
+const (
+	kindSpectrogram spectralKind = iota
+	kindSTFT
+	kindWelch
+)
+
+// newSpectral checks the options for signals of n samples and makes the plan.
+func newSpectral(op string, kind spectralKind, n int, o *SpectralOptions) (*spectral, error) {
+	if o == nil {
+		o = &SpectralOptions{}
+	}
+	sp := &spectral{op: op, n: n, fs: o.Fs, twoSided: o.TwoSided, mode: o.Mode, detrend: o.Detrend}
+	if sp.fs == 0 {
+		sp.fs = 1
+	}
+	if !(sp.fs > 0) || math.IsInf(sp.fs, 0) {
+		return nil, fmt.Errorf("fs %v: want a positive frequency", o.Fs)
+	}
+	w := o.Window
+	if w.Name == "" {
+		w = Hann
+		if kind == kindSpectrogram {
+			w = Tukey(0.25)
+		}
+	}
+	sp.nperseg = o.NPerSeg
+	if sp.nperseg == 0 {
+		sp.nperseg = 256
+	}
+	if sp.nperseg < 1 {
+		return nil, fmt.Errorf("nperseg %d: want at least 1", o.NPerSeg)
+	}
+	if sp.nperseg > n {
+		return nil, fmt.Errorf("nperseg %d is longer than the signals' %d samples", sp.nperseg, n)
+	}
+	noverlap := o.NOverlap
+	switch {
+	case noverlap == 0 && kind == kindSpectrogram:
+		noverlap = sp.nperseg / 8
+	case noverlap == 0:
+		noverlap = sp.nperseg / 2
+	case noverlap == NoOverlap:
+		noverlap = 0
+	}
+	if noverlap < 0 || noverlap >= sp.nperseg {
+		return nil, fmt.Errorf("noverlap %d: want 0 .. nperseg-1 = %d", o.NOverlap, sp.nperseg-1)
+	}
+	sp.step = sp.nperseg - noverlap
+	sp.nfft = o.NFFT
+	if sp.nfft == 0 {
+		sp.nfft = sp.nperseg
+	}
+	if sp.nfft < sp.nperseg || sp.nfft > 1<<24 {
+		return nil, fmt.Errorf("nfft %d: want nperseg (%d) .. 2^24", o.NFFT, sp.nperseg)
+	}
+	if sp.detrend == DetrendDefault {
+		sp.detrend = DetrendConstant
+		if kind == kindSTFT {
+			sp.detrend = DetrendNone
+		}
+	}
+	if sp.detrend < DetrendNone || sp.detrend > DetrendLinear {
+		return nil, fmt.Errorf("unknown detrend %d", int(o.Detrend))
+	}
+	scaling := o.Scaling
+	if scaling == ScalingDefault {
+		scaling = ScalingDensity
+		if kind == kindSTFT {
+			scaling = ScalingSpectrum
+		}
+	}
+	if scaling != ScalingDensity && scaling != ScalingSpectrum {
+		return nil, fmt.Errorf("unknown scaling %d", int(o.Scaling))
+	}
+	if kind != kindSpectrogram && o.Mode != ModePSD {
+		return nil, fmt.Errorf("mode %d: only Spectrogram takes a mode", int(o.Mode))
+	}
+	if sp.mode < ModePSD || sp.mode > ModeComplex {
+		return nil, fmt.Errorf("unknown mode %d", int(o.Mode))
+	}
+	win, err := GetWindow(w, sp.nperseg, true)
+	if err != nil {
+		return nil, err
+	}
+	sp.win = win
+	var s1, s2 float64
+	for _, v := range win {
+		s1, s2 = s1+v, s2+v*v
+	}
+	if scaling == ScalingDensity {
+		sp.scale = 1 / (sp.fs * s2)
+	} else {
+		sp.scale = 1 / (s1 * s1)
+	}
+	sp.stft = kind == kindSTFT || sp.mode != ModePSD
+	if sp.stft {
+		sp.scale = math.Sqrt(sp.scale)
+	}
+	sp.length = n
+	if kind == kindSTFT {
+		// SciPy's boundary='zeros' and padded=True: nperseg/2 zeros on each side,
+		// then zeros to a whole number of steps.
+		sp.boundary, sp.pad = true, sp.nperseg/2
+		sp.length = n + 2*sp.pad
+		sp.length += (sp.step - (sp.length-sp.nperseg)%sp.step) % sp.step
+	}
+	sp.nseg = (sp.length-sp.nperseg)/sp.step + 1
+	sp.nfreq = sp.nfft/2 + 1
+	if sp.twoSided {
+		sp.nfreq = sp.nfft
+	}
+	if int64(sp.nseg)*int64(sp.nfft) > 1<<31 {
+		return nil, fmt.Errorf("%d segments of %d points: too many for one call", sp.nseg, sp.nfft)
+	}
+	return sp, nil
+}
+
+// axes are the plan's frequencies and segment times, as SciPy returns them.
+func (sp *spectral) axes() Axes {
+	a := Axes{Freqs: make([]float64, sp.nfreq), Times: make([]float64, sp.nseg)}
+	for k := range a.Freqs {
+		f := k
+		if sp.twoSided && k >= (sp.nfft+1)/2 {
+			f = k - sp.nfft
+		}
+		a.Freqs[k] = float64(f) * sp.fs / float64(sp.nfft)
+	}
+	for j := range a.Times {
+		// Segment middles; STFT's (SciPy's boundary) count from the first sample,
+		// nperseg/2 in.
+		t := float64(sp.nperseg)/2 + float64(j*sp.step)
+		if sp.boundary {
+			t -= float64(sp.nperseg) / 2
+		}
+		a.Times[j] = t / sp.fs
+	}
+	return a
+}
+
+// double says whether bin k of a one-sided PSD counts its negative twin too.
+func (sp *spectral) double(k int) bool {
+	return !sp.twoSided && !sp.stft && k > 0 && !(sp.nfft%2 == 0 && k == sp.nfft/2)
+}
+
+// run makes dst (rows x cols of depth 32F and chans channels) and fills it from
+// s by the plan on s's device.
+func (sp *spectral) run(s *core.State, dst *gpuimage.Image, rows, cols, chans int, welch bool, opts []gpuimage.Option) error {
+	out := dst
+	if d := core.StateOf(dst); d == s || core.Overlaps(s, d) {
+		out = &gpuimage.Image{}
+		defer out.Close()
+	}
+	d := core.StateOf(out)
+	if d == nil {
+		return fmt.Errorf("%s: %w: dst", sp.op, gpuimage.ErrNil)
+	}
+	if err := d.Create(s.Dev, rows, cols, core.Depth32F, chans); err != nil {
+		return fmt.Errorf("%s: %w", sp.op, err)
+	}
+	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
+		if s.Dev.IsCPU() {
+			spectralCPU(d, s, sp, welch)
+			return nil
+		}
+		return spectralCUDA(str, d, s, sp, welch)
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", sp.op, err)
+	}
+	if out != dst {
+		return out.CopyTo(dst, opts...)
+	}
+	return nil
+}
+
+// Spectrogram computes each row's spectrogram, as scipy.signal.spectrogram(x,
+// fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling,
+// mode=...) with axis=-1: signal r's frequencies are rows r*F .. r*F+F-1 of dst
+// (F the returned frequencies), its segments dst's columns. dst is 32FC1, or
+// 32FC2 (real, imaginary) for ModeComplex. Segments that do not fit whole at the
+// end are left out, as SciPy does.
+func Spectrogram(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option) (Axes, error) {
+	return spectralCall("dsp.Spectrogram", kindSpectrogram, src, dst, o, opts)
+}
+
+// STFT computes each row's short-time Fourier transform, as scipy.signal.stft
+// with its defaults boundary='zeros' and padded=True (nperseg/2 zeros on each
+// side of the signal, zeros to a whole segment at the end): dst is 32FC2, signal
+// r's frequencies rows r*F .. r*F+F-1, its segments the columns, each scaled by
+// 1/sum(w) (ScalingSpectrum) or 1/sqrt(fs sum(w²)) (ScalingDensity).
+func STFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option) (Axes, error) {
+	return spectralCall("dsp.STFT", kindSTFT, src, dst, o, opts)
+}
+
+// Welch estimates each row's power spectral density by Welch's method, as
+// scipy.signal.welch(x, fs, window, nperseg, noverlap, nfft, detrend,
+// return_onesided, scaling, axis=-1, average='mean'): the mean of the segments'
+// periodograms, one row of dst (32FC1) a signal, the returned frequencies its
+// columns.
+func Welch(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option) ([]float64, error) {
+	a, err := spectralCall("dsp.Welch", kindWelch, src, dst, o, opts)
+	return a.Freqs, err
+}
+
+func spectralCall(op string, kind spectralKind, src, dst *gpuimage.Image, o *SpectralOptions, opts []gpuimage.Option) (Axes, error) {
+	s, err := checkSignals(op, src, dst)
+	if err != nil {
+		return Axes{}, err
+	}
+	sp, err := newSpectral(op, kind, s.Cols, o)
+	if err != nil {
+		return Axes{}, fmt.Errorf("%s: %w", op, err)
+	}
+	rows, cols, chans := s.Rows*sp.nfreq, sp.nseg, 1
+	if sp.stft && sp.mode != ModeMagnitude {
+		chans = 2
+	}
+	if kind == kindWelch {
+		rows, cols = s.Rows, sp.nfreq
+	}
+	if int64(rows)*int64(cols) > math.MaxInt32/4 {
+		return Axes{}, fmt.Errorf("%s: a %dx%d result: too large for one image", op, cols, rows)
+	}
+	if err := sp.run(s, dst, rows, cols, chans, kind == kindWelch, opts); err != nil {
+		return Axes{}, err
+	}
+	return sp.axes(), nil
+}

@@ -1,0 +1,216 @@
+package dsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/dsp"
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+)
+
+// spectralCase is one call: the function, its options and the SciPy arguments
+// they stand for.
+type spectralCase struct {
+	fn string // spectrogram, stft or welch
+	o  dsp.SpectralOptions
+	n  int // samples a signal
+}
+
+// scipyArgs are c's options as SciPy's keyword arguments (defaults resolved as
+// SciPy resolves them).
+func (c spectralCase) scipyArgs(x []float64) map[string]any {
+	o := c.o
+	nperseg := o.NPerSeg
+	if nperseg == 0 {
+		nperseg = 256
+	}
+	noverlap := o.NOverlap
+	switch {
+	case noverlap == dsp.NoOverlap:
+		noverlap = 0
+	case noverlap == 0 && c.fn == "spectrogram":
+		noverlap = nperseg / 8
+	case noverlap == 0:
+		noverlap = nperseg / 2
+	}
+	w := any("hann")
+	if o.Window.Name != "" {
+		w = scipyWindow(o.Window)
+	} else if c.fn == "spectrogram" {
+		w = []any{"tukey", 0.25}
+	}
+	detrend := map[dsp.Detrend]any{dsp.DetrendNone: false, dsp.DetrendConstant: "constant", dsp.DetrendLinear: "linear"}[o.Detrend]
+	if o.Detrend == dsp.DetrendDefault {
+		detrend = "constant"
+		if c.fn == "stft" {
+			detrend = false
+		}
+	}
+	scaling := map[dsp.Scaling]string{dsp.ScalingDensity: "density", dsp.ScalingSpectrum: "spectrum"}[o.Scaling]
+	if o.Scaling == dsp.ScalingDefault {
+		scaling = "density"
+		if c.fn == "stft" {
+			scaling = "spectrum"
+		}
+	}
+	if c.fn == "stft" && scaling == "density" {
+		scaling = "psd" // stft's name for it
+	}
+	fs := o.Fs
+	if fs == 0 {
+		fs = 1
+	}
+	var nfft any
+	if o.NFFT > 0 {
+		nfft = o.NFFT
+	}
+	return map[string]any{"fn": c.fn, "x": x, "fs": fs, "window": w, "nperseg": nperseg, "noverlap": noverlap, "nfft": nfft,
+		"detrend": detrend, "onesided": !o.TwoSided, "scaling": scaling, "mode": []string{"psd", "magnitude", "complex"}[o.Mode]}
+}
+
+var spectralCases = []spectralCase{
+	{"spectrogram", dsp.SpectralOptions{NPerSeg: 64}, 1000},
+	{"spectrogram", dsp.SpectralOptions{NPerSeg: 7, NOverlap: 3, Fs: 8000, Detrend: dsp.DetrendLinear}, 301},
+	{"spectrogram", dsp.SpectralOptions{NPerSeg: 100, NFFT: 128, Window: dsp.Hann, Scaling: dsp.ScalingSpectrum, Mode: dsp.ModeMagnitude}, 4097},
+	{"spectrogram", dsp.SpectralOptions{NPerSeg: 33, NOverlap: dsp.NoOverlap, TwoSided: true, Mode: dsp.ModeComplex, Detrend: dsp.DetrendNone}, 500},
+	{"spectrogram", dsp.SpectralOptions{NPerSeg: 16, TwoSided: true, Window: dsp.Kaiser(6)}, 257},
+	{"spectrogram", dsp.SpectralOptions{NPerSeg: 1, NOverlap: dsp.NoOverlap}, 7},
+	{"spectrogram", dsp.SpectralOptions{NPerSeg: 7}, 7},
+	{"stft", dsp.SpectralOptions{NPerSeg: 64}, 1000},
+	{"stft", dsp.SpectralOptions{NPerSeg: 31, NOverlap: 20, NFFT: 40, Scaling: dsp.ScalingDensity, Fs: 100}, 401},
+	{"stft", dsp.SpectralOptions{NPerSeg: 8, TwoSided: true, Window: dsp.Boxcar, Detrend: dsp.DetrendConstant}, 61},
+	{"stft", dsp.SpectralOptions{NPerSeg: 1, NOverlap: dsp.NoOverlap}, 1},
+	{"welch", dsp.SpectralOptions{NPerSeg: 128}, 4097},
+	{"welch", dsp.SpectralOptions{NPerSeg: 50, NOverlap: 10, Detrend: dsp.DetrendLinear, Scaling: dsp.ScalingSpectrum, Fs: 44100}, 999},
+	{"welch", dsp.SpectralOptions{NPerSeg: 9, TwoSided: true, Window: dsp.Tukey(0.5)}, 20},
+}
+
+// spectralRun calls c's function on src.
+func spectralRun(c spectralCase, src, dst *gpuimage.Image) (dsp.Axes, error) {
+	o := c.o
+	switch c.fn {
+	case "spectrogram":
+		return dsp.Spectrogram(src, dst, &o)
+	case "stft":
+		return dsp.STFT(src, dst, &o)
+	}
+	f, err := dsp.Welch(src, dst, &o)
+	return dsp.Axes{Freqs: f}, err
+}
+
+// Spectrogram, STFT and Welch on the CPU device against SciPy's (float64), two
+// random signals a batch, awkward lengths and every option: within 1e-5 of each
+// result's largest magnitude; the axes within 1e-12.
+func TestSpectralMatchesSciPy(t *testing.T) {
+	r := tu.Rand(t)
+	var reqs []map[string]any
+	var sigs [][][]float32
+	for _, c := range spectralCases {
+		rows := randRows(r, 2, c.n)
+		sigs = append(sigs, rows)
+		for _, x := range rows {
+			reqs = append(reqs, c.scipyArgs(f64(x)))
+		}
+	}
+	res := scipy(t, reqs)
+	for i, c := range spectralCases {
+		src := tu.UploadRows(t, gpuimage.CPU(), sigs[i])
+		dst := &gpuimage.Image{}
+		a, err := spectralRun(c, src, dst)
+		if err != nil {
+			t.Fatalf("%s %+v: %v", c.fn, c.o, err)
+		}
+		got := tu.Float32s(t, dst)
+		for row := range sigs[i] {
+			var want struct{ F, T, Re, Im []float64 }
+			raw := res[2*i+row]
+			if msg, bad := isError(raw); bad {
+				t.Fatalf("%s %+v: SciPy: %s", c.fn, c.o, msg)
+			}
+			if err := json.Unmarshal(raw, &want); err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%s n=%d %+v row %d", c.fn, c.n, c.o, row)
+			if d, ok := closeTo(a.Freqs, want.F, 1e-12); !ok {
+				t.Errorf("%s: frequencies off by %.3g", name, d)
+			}
+			if c.fn != "welch" {
+				if d, ok := closeTo(a.Times, want.T, 1e-12); !ok {
+					t.Errorf("%s: times off by %.3g", name, d)
+				}
+			}
+			complexOut := dst.Channels() == 2
+			per := len(want.Re) // values a signal
+			var g, w []float64
+			for k := 0; k < per; k++ {
+				at := row*per + k
+				if complexOut {
+					g = append(g, float64(got[2*at]), float64(got[2*at+1]))
+					w = append(w, want.Re[k], want.Im[k])
+				} else {
+					g = append(g, float64(got[at]))
+					w = append(w, want.Re[k])
+				}
+			}
+			if d, ok := closeTo(g, w, 1e-5); !ok {
+				t.Errorf("%s: off SciPy's by %.3g of the largest", name, d)
+			}
+		}
+		src.Close()
+		dst.Close()
+	}
+}
+
+func randRows(r *rand.Rand, rows, n int) [][]float32 {
+	out := make([][]float32, rows)
+	for i := range out {
+		out[i] = make([]float32, n)
+		for k := range out[i] {
+			out[i][k] = float32(r.NormFloat64() + 0.3 + 1e-3*float64(k)) // an offset and a trend to detrend
+		}
+	}
+	return out
+}
+
+// Bad options get errors naming them.
+func TestSpectralErrors(t *testing.T) {
+	src := tu.UploadRows(t, gpuimage.CPU(), [][]float32{make([]float32, 100)})
+	defer src.Close()
+	for _, c := range []struct {
+		fn   string
+		o    dsp.SpectralOptions
+		want string
+	}{
+		{"spectrogram", dsp.SpectralOptions{}, "nperseg 256 is longer"},
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 101}, "nperseg 101"},
+		{"stft", dsp.SpectralOptions{NPerSeg: 10, NOverlap: 10}, "noverlap 10"},
+		{"welch", dsp.SpectralOptions{NPerSeg: 10, NOverlap: -5}, "noverlap -5"},
+		{"welch", dsp.SpectralOptions{NPerSeg: 10, NFFT: 9}, "nfft 9"},
+		{"welch", dsp.SpectralOptions{NPerSeg: 10, Fs: -1}, "fs -1"},
+		{"stft", dsp.SpectralOptions{NPerSeg: 10, Mode: dsp.ModeMagnitude}, "mode"},
+		{"welch", dsp.SpectralOptions{NPerSeg: 10, Detrend: 9}, "detrend 9"},
+		{"welch", dsp.SpectralOptions{NPerSeg: 10, Scaling: 7}, "scaling 7"},
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 10, Window: dsp.Window{Name: "nope"}}, "nope"},
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: -3}, "nperseg -3"},
+	} {
+		dst := &gpuimage.Image{}
+		_, err := spectralRun(spectralCase{fn: c.fn, o: c.o}, src, dst)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %+v: error %v, want one naming %q", c.fn, c.o, err, c.want)
+		}
+		dst.Close()
+	}
+	var f32c1 gpuimage.Image
+	if _, err := dsp.Spectrogram(src, nil, nil); err == nil {
+		t.Error("nil dst accepted")
+	}
+	u8, _ := gpuimage.New(gpuimage.CPU(), 1, 300, gpuimage.CV8UC1)
+	defer u8.Close()
+	if _, err := dsp.Welch(u8, &f32c1, nil); err == nil || !strings.Contains(err.Error(), "32FC1") {
+		t.Errorf("8UC1 signal: %v", err)
+	}
+}
