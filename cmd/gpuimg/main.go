@@ -44,6 +44,7 @@ Usage:
   gpuimg OPERATION IN... -o OUT [flags]    one operation (flags named as OpenCV's parameters)
   gpuimg run IN... -o OUT STEP [STEP...]   a pipeline, kept on the device between steps
   gpuimg fir|iir|crossover IN... -o OUT    filter signals (WAV, .npy) or a -stream
+  gpuimg idw POINTS.csv -o OUT -size WxH   map scattered readings (inverse distance weighting)
   gpuimg help [OPERATION|run]
 
 A step is OPERATION[:VALUE|:NAME=VALUE]...; bare values fill the parameters in order,
@@ -111,6 +112,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdInfo(args[1:], stdout, stderr)
 	case name == "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case name == "idw":
+		return cmdIDW(args[1:], stdout, stderr)
 	case ops[name] != nil:
 		return cmdOp(ops[name], args[1:], stdout, stderr)
 	case sigCmds[name] != nil:

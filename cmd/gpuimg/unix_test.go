@@ -170,6 +170,8 @@ func TestREADMECommands(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The idw example's readings: a few electrodes of the 10-20 system, normalised.
+	os.WriteFile(filepath.Join(dir, "electrodes.csv"), []byte("x,y,uV\n0.5,0.1,3.2\n0.2,0.35,-1.5\n0.8,0.35,2.2\n0.5,0.5,0.4\n0.3,0.8,-2.7\n0.7,0.8,1.1\n"), 0o644)
 	exitRe := regexp.MustCompile(`^exit (\d+)$`)
 	var cmds []string
 	var wantExit []string
