@@ -247,6 +247,9 @@ func init() {
 				return colorconv.CvtColor(src, dst, code, on)
 			})})
 	}
+	cases = append(cases, benchCase{"applyColorMap viridis", unary(gpuimage.CV8UC1, 4, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		return colorconv.ApplyColorMap(src, dst, colorconv.ColormapViridis, on)
+	})})
 }
 
 // filter cases: the ones the convolve issue compares with NPP and OpenCV, all with

@@ -74,6 +74,18 @@ func init() {
 		outs[0] = dst
 		return dsp.ConvolveBank(src, outs, bands, dsp.Same, dsp.Auto, on)
 	})
+	// The spectrogram of the spectral issue: 1024-sample Hann segments, hop 256,
+	// SciPy's other defaults (constant detrend, density, one-sided PSD); bytes count
+	// the signal and the spectrogram (513 frequencies a segment).
+	signalCases = append(signalCases, benchCase{"dsp spectrogram 1024/256 hann", timed(gpuimage.CV32FC1,
+		func(src, dst *gpuimage.Image) int64 { return int64(src.Cols()*src.Rows()+dst.Cols()*dst.Rows()) * 4 },
+		func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			if src.Cols() < 1024 {
+				return nil
+			}
+			_, err := dsp.Spectrogram(src, dst, &dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 768, Window: dsp.Hann}, on)
+			return err
+		})})
 	// Rational resampling (package resample): 44.1 to 48 kHz and back, and by 2.
 	for _, r := range [][2]int{{160, 147}, {147, 160}, {2, 1}, {1, 2}} {
 		signalCases = append(signalCases, benchCase{fmt.Sprintf("resample poly %d/%d", r[0], r[1]), resized(gpuimage.CV32FC1,

@@ -10,6 +10,8 @@
 # PART=dsp: the signal package's GPU tests, benchmark and peers (CuPy, PyTorch);
 # PART=resample: the resampling package's GPU tests, benchmark and peers;
 # PART=resize: Resize and the pyramids: GPU tests, bench with NPP and OpenCV, ncu;
+# PART=interp: Shepard, the colormaps and dsp's spectra: GPU tests, CLI, bench with
+#   CuPy and torch, memcheck;
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -105,6 +107,34 @@ if [ "$part" = resize ]; then
   done
   san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   step sanitizer-resize bash -c "cd resample && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/resample.test' -test.run 'CUDAResizeMatches|CUDAPyr' -test.short -test.count=1 2>&1 | tail -3"
+fi
+if [ "$part" = interp ]; then
+  # interp's and the colormaps' GPU tests, the idw command on the GPU against the
+  # CPU device, the bench's Shepard cases at 512x512 and 4K with CuPy's elementwise
+  # IDW beside them (and applyColorMap), the report, memcheck.
+  step interp-tests bash -c "cd interp && '$root/.gpu/tests/interp.test' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)" "$out/interp-tests.log"
+  step colormap-tests bash -c "cd colorconv && '$root/.gpu/tests/colorconv.test' -test.run 'ColorMap|Colormap|Launched' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)" "$out/colormap-tests.log"
+  step interp-cli bash -c "printf 'x,y,v\\n0.5,0.1,3.2\\n0.2,0.35,-1.5\\n0.8,0.35,2.2\\n0.5,0.5,0.4\\n0.3,0.8,-2.7\\n0.7,0.8,1.1\\n' >/tmp/gi-pts.csv && for d in cuda cpu; do $cli idw /tmp/gi-pts.csv -o /tmp/gi-idw-\$d.png -size 301x257 -normalized -mask circle -device \$d && $cli idw /tmp/gi-pts.csv -o /tmp/gi-idw-\$d.npy -size 301x257 -normalized -k 3 -device \$d || exit 1; done && python3 -c \"import numpy as np, cv2; a,b=np.load('/tmp/gi-idw-cuda.npy'),np.load('/tmp/gi-idw-cpu.npy'); d=np.nanmax(abs(a-b)); p,q=cv2.imread('/tmp/gi-idw-cuda.png').astype(int),cv2.imread('/tmp/gi-idw-cpu.png').astype(int); n=(abs(p-q).max(axis=2)>0).sum(); print('npy max diff', d, 'png pixels differing', n, 'of', p.shape[0]*p.shape[1]); assert d < 1e-4 and n <= p.shape[0]*p.shape[1]//1000\""
+  tail -1 "$out/interp-cli.log"
+  : >"$out/interp.csv"
+  addcsv() { if [ -s "$out/interp.csv" ]; then tail -n +2 "$1"; else cat "$1"; fi >>"$out/interp.csv"; }
+  for sz in 512x512 3840x2160; do
+    w=${sz%x*}; h=${sz#*x}
+    step "interp-bench-$sz" .gpu/bench -sizes $sz -only shepard -signals '' -e2e=false -reps 10 -warmup 2 -o /tmp/gi-ib.csv && addcsv /tmp/gi-ib.csv
+    step "interp-cupy-$sz" bash -c "ONLY=shepard python3 bench/peers/gpu_peers.py $w $h 10 >>'$out/interp.csv'"
+  done
+  step colormap-bench .gpu/bench -sizes 3840x2160 -only applyColorMap -signals '' -e2e=false -reps 30 -o /tmp/gi-cb.csv && addcsv /tmp/gi-cb.csv
+  # dsp's spectra: GPU tests, the spectrogram case with CuPy and torch beside it.
+  step spec-tests bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run 'CUDASpectral|CUFFTKernels|Params|Spectral' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)" "$out/spec-tests.log"
+  step spec-bench bash -c ".gpu/bench -sizes '' -signals 1x10000000,64x1000000,1x100000 -only spectrogram -e2e=false -reps 20 -o /tmp/gi-sb.csv && SPEC_ONLY=1 python3 bench/peers/dsp_bench.py 1x10000000,64x1000000,1x100000 20 >>/tmp/gi-sb.csv" && addcsv /tmp/gi-sb.csv
+  python3 bench/peers/compare.py "$out/interp.csv" | tee "$out/interp-compare.txt"
+  step interp-report python3 bench/peers/report.py "$out/interp.csv" "$out/interp-report"
+  san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  step sanitizer-interp bash -c "cd interp && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/interp.test' -test.run 'CUDA' -test.short -test.count=1 2>&1 | tail -3"
+  step sanitizer-spec bash -c "cd dsp && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/dsp.test' -test.run 'CUDASpectral' -test.short -test.count=1 2>&1 | tail -3"
 fi
 if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),

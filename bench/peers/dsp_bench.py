@@ -7,7 +7,7 @@ timed run queued behind a 2 ms busy kernel.
   python3 dsp_bench.py 1x1000000,64x1000000 [REPS]
 
 With RESAMPLE_ONLY=1 in the environment, only the resampling cases (CuPy's
-resample_poly, torchaudio's resample)."""
+resample_poly, torchaudio's resample); with SPEC_ONLY=1, only the spectrogram."""
 import datetime
 import os
 import statistics
@@ -82,7 +82,7 @@ except Exception as e:  # noqa: BLE001
     taf = None
 for rows, n in shapes:
     x = cp.random.default_rng(1).random((rows, n), dtype=cp.float32)
-    for up, down in ((160, 147), (147, 160), (2, 1), (1, 2)):
+    for up, down in (() if os.environ.get("SPEC_ONLY") else ((160, 147), (147, 160), (2, 1), (1, 2))):
         op, ratio = f"resample poly {up}/{down}", up / down
         row(op, n, rows, "cupy-cuda", cupy_us(lambda: cps.resample_poly(x, up, down, axis=-1)), outputs=ratio)
         if taf is not None and torch is not None:
@@ -90,6 +90,8 @@ for rows, n in shapes:
             row(op, n, rows, "torchaudio-cuda", torch_us(lambda: taf.resample(tx, down, up)), outputs=ratio)
     if os.environ.get("RESAMPLE_ONLY"):
         continue
+    if os.environ.get("SPEC_ONLY"):
+        taps, bands = {}, []
     for m, h in taps.items():
         op = f"dsp convolve {m} taps"
         if rows == 1:
@@ -100,13 +102,27 @@ for rows, n in shapes:
             tx = torch.as_tensor(x, device="cuda").reshape(rows, 1, n)
             th = torch.as_tensor(h, device="cuda").flip(0).reshape(1, 1, m)
             row(op, n, rows, "torch-cuda", torch_us(lambda: F.conv1d(tx, th, padding=m // 2)))
-    row("dsp sosfilt butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.sosfilt(sos, x, axis=-1)))
-    row("dsp lfilter butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.lfilter(b, a, x, axis=-1)))
-    if n > 3 * 2 * (2 * len(sos) + 1):
+    if not os.environ.get("SPEC_ONLY"):
+        row("dsp sosfilt butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.sosfilt(sos, x, axis=-1)))
+        row("dsp lfilter butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.lfilter(b, a, x, axis=-1)))
+    if n > 3 * 2 * (2 * len(sos) + 1) and not os.environ.get("SPEC_ONLY"):
         row("dsp sosfiltfilt butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.sosfiltfilt(sos, x, axis=-1)))
-    if n >= 8191:
+    if n >= 8191 and bands:
         if rows == 1:
             xc = lambda: [cps.oaconvolve(x[0], h, mode="same") for h in bands]  # noqa: E731
         else:
             xc = lambda: [cps.oaconvolve(x, h[None, :], mode="same", axes=1) for h in bands]  # noqa: E731
         row("dsp crossover 4x8191", n, rows, "cupy-cuda", cupy_us(xc), outputs=4)
+    # Spectrogram, 1024-sample Hann segments, hop 256 (SciPy's defaults otherwise:
+    # constant detrend, density, one-sided PSD): CuPy's spectrogram, torch's stft
+    # and |X|^2 (no detrend or scaling: less work than the case asks).
+    if n >= 1024 and not os.environ.get("SPEC_SKIP"):
+        op = "dsp spectrogram 1024/256 hann"
+        nseg = (n - 1024) // 256 + 1
+        outs = 513 * nseg / n
+        row(op, n, rows, "cupy-cuda", cupy_us(lambda: cps.spectrogram(x, window="hann", nperseg=1024, noverlap=768, axis=-1)), outputs=outs)
+        if torch is not None:
+            tx = torch.as_tensor(x, device="cuda")
+            win = torch.hann_window(1024, device="cuda")
+            row(op, n, rows, "torch-cuda", torch_us(lambda: torch.stft(tx, 1024, hop_length=256, window=win, center=False,
+                                                                      return_complex=True).abs().pow(2)), outputs=outs)

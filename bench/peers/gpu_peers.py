@@ -127,3 +127,35 @@ extern "C" __global__ void spin(unsigned int ns) {
     ] + [(f"filter2D {n}x{n}", "32FC1", 8, (lambda n=n: ndi.correlate(xd, kd[n], mode="nearest"))) for n in (3, 7, 15, 31)])
 except Exception as e:  # noqa: BLE001
     print("cupy peer failed:", e, file=sys.stderr)
+
+try:
+    # Shepard (inverse distance weighting) as a CuPy user writes it: an elementwise
+    # kernel over the map's pixels, each looping over the points (power 2), beside
+    # gpuimg's "shepard p2 N points" cases (random points over the map).
+    import cupy as cp
+
+    idw = cp.ElementwiseKernel(
+        "raw float32 px, raw float32 py, raw float32 pv, int32 n, int32 w", "float32 out",
+        """
+        float x = (float)(i % w), y = (float)(i / w), num = 0.f, den = 0.f;  // i: the element
+        for (int j = 0; j < n; ++j) {
+          float dx = x - px[j], dy = y - py[j], d2 = dx * dx + dy * dy;
+          if (d2 == 0.f) { num = pv[j]; den = 1.f; break; }
+          float wt = 1.f / d2;
+          num += wt * pv[j];
+          den += wt;
+        }
+        out = num / den;
+        """, "idw")
+    rng = np.random.default_rng(1)
+    cases = []
+    for n in (64, 10000):
+        px = cp.asarray(rng.random(n, dtype=np.float32) * w)
+        py = cp.asarray(rng.random(n, dtype=np.float32) * h)
+        pv = cp.asarray(rng.random(n, dtype=np.float32) * 100)
+        out = cp.empty(w * h, dtype=cp.float32)
+        cases.append((f"shepard p2 {n} points", "32FC1", 4,
+                      (lambda px=px, py=py, pv=pv, n=n, out=out: idw(px, py, pv, cp.int32(n), cp.int32(w), out))))
+    report("cupy-cuda", cupy_timer, cases)
+except Exception as e:  # noqa: BLE001
+    print("cupy idw peer failed:", e, file=sys.stderr)
