@@ -1,6 +1,7 @@
 package dsp
 
 import (
+	"math"
 	"math/cmplx"
 	"unsafe"
 
@@ -260,4 +261,27 @@ func (sp *spectral) value(c complex128, k int) complex128 {
 		p *= 2
 	}
 	return complex(p, 0)
+}
+
+// levelsCPU is the CPU twin of gi_spec_max and gi_spec_db: d (8UC1) gets s's
+// values in dB below their peak on 0..255 over rng dB, rows flipped.
+func levelsCPU(d, s *core.State, rng float32) {
+	sv, dv := cpu.HostView(s), cpu.HostView(d)
+	var peak float32
+	for y := 0; y < s.Rows; y++ {
+		for _, v := range cpu.Row[float32](sv, y) {
+			peak = max(peak, v)
+		}
+	}
+	db := func(v float32) float32 { return float32(10 * math.Log10(float64(max(v, 1e-30)))) }
+	lo := db(peak) - rng
+	for y := 0; y < s.Rows; y++ {
+		out := cpu.Row[uint8](dv, s.Rows-1-y)
+		for x, v := range cpu.Row[float32](sv, y) {
+			out[x] = 0
+			if peak > 0 {
+				out[x] = cpu.Saturate[uint8]((db(v) - lo) * (255 / rng))
+			}
+		}
+	}
 }

@@ -23,3 +23,7 @@ func upolsStepCUDA(core.Stream, *partitioned, *core.State, []*core.State, int, i
 func spectralCUDA(core.Stream, *core.State, *core.State, *spectral, bool) error {
 	return errors.New("dsp: spectra on the GPU need a build with the cuda tag")
 }
+
+func levelsCUDA(core.Stream, *core.State, *core.State, float32) error {
+	return errors.New("dsp: spectrogram pictures on the GPU need a build with the cuda tag")
+}

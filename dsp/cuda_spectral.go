@@ -94,3 +94,28 @@ func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) e
 	return b.Launch(str, "gi_spec_post", [3]int{(sp.nfreq + specTile - 1) / specTile, (sp.nseg + specTile - 1) / specTile, s.Rows},
 		[3]int{specTile, specRows, 1}, 0, core.Struct(&p))
 }
+
+// levelsCUDA is SpectrogramImage's levels on the GPU: gi_spec_max's peak into a
+// word on the device, then gi_spec_db.
+func levelsCUDA(str core.Stream, d, s *core.State, rng float32) error {
+	b, ok := s.Dev.(*cuda.Backend)
+	if !ok {
+		return fmt.Errorf("%s is not a CUDA device", s.Dev.Name())
+	}
+	peak, err := b.Alloc(4)
+	if err != nil {
+		return err
+	}
+	peak.Touch(str)
+	defer peak.Release()
+	if err := b.Memset2D(peak, 0, 4, 4, 1, 0, str); err != nil {
+		return err
+	}
+	p := specImageParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), W: int32(s.Cols), H: int32(s.Rows),
+		Peak: peak.Ptr, Range: rng}
+	bx := (s.Cols + specThreads - 1) / specThreads
+	if err := b.Launch(str, "gi_spec_max", [3]int{min(bx, 64), s.Rows, 1}, [3]int{specThreads, 1, 1}, 0, core.Struct(&p)); err != nil {
+		return err
+	}
+	return b.Launch(str, "gi_spec_db", [3]int{bx, s.Rows, 1}, [3]int{specThreads, 1, 1}, 0, core.Struct(&p))
+}

@@ -62,3 +62,28 @@ func TestCUDASpectralMatchesCPU(t *testing.T) {
 		gb.Close()
 	}
 }
+
+// SpectrogramImage's levels on the GPU against the CPU device's: within 1 (log10 in
+// float32 on the GPU, float64 on the CPU), with the rows flipped the same way.
+func TestCUDASpectrogramImage(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	for _, n := range []int{64, 4097, 100000} {
+		x := randRows(r, 1, n)
+		cs, gs := tu.UploadRows(t, gpuimage.CPU(), x), tu.UploadRows(t, gpu, x)
+		o := &dsp.SpectralOptions{NPerSeg: 64, NOverlap: 16}
+		io := &dsp.SpectrogramImageOptions{Colormap: "gray", DynamicRange: 50}
+		want := &gpuimage.Image{}
+		if _, err := dsp.SpectrogramImage(cs, want, o, io); err != nil {
+			t.Fatal(err)
+		}
+		got := tu.Poisoned(t, gpu, want.Rows(), want.Cols(), gpuimage.CV8UC1)
+		if _, err := dsp.SpectrogramImage(gs, got, o, io); err != nil {
+			t.Fatal(err)
+		}
+		tu.Check(t, fmt.Sprintf("n=%d", n), gpuimage.Depth8U, tu.Bytes(t, got), tu.Bytes(t, want))
+		for _, im := range []*gpuimage.Image{cs, gs, want, got} {
+			im.Close()
+		}
+	}
+}

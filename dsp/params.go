@@ -135,3 +135,15 @@ type specParams struct {
 	Rows, N, Nperseg, Step, Nfft, Pad, Nseg, Nfreq, Detrend, Cplx, Mode, TwoSided, EvenNyq int32
 	Scale                                                                                  float32
 }
+
+// specImageParams mirrors gi_spec_max's and gi_spec_db's parameters
+// (kernels/dsp_params.h: SpecImageParams) field for field.
+type specImageParams struct {
+	Src   uintptr
+	Sp    int32
+	Dst   uintptr
+	Dp    int32
+	W, H  int32
+	Peak  uintptr
+	Range float32
+}

@@ -27,6 +27,9 @@ func TestParamsMatchKernels(t *testing.T) {
 	if err := kparams.Compare(kparams.Structs()["UpolsParams"], upolsParams{}); err != nil {
 		t.Errorf("UpolsParams: %v", err)
 	}
+	if err := kparams.Compare(kparams.Structs()["SpecImageParams"], specImageParams{}); err != nil {
+		t.Errorf("SpecImageParams: %v", err)
+	}
 	if err := kparams.Compare(kparams.Structs()["SpecParams"], specParams{}); err != nil {
 		t.Errorf("SpecParams: %v", err)
 	}

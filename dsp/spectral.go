@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpuimg/gpuimg/colorconv"
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
 )
@@ -313,4 +314,88 @@ func spectralCall(op string, kind spectralKind, src, dst *gpuimage.Image, o *Spe
 		return Axes{}, err
 	}
 	return sp.axes(), nil
+}
+
+// SpectrogramImageOptions are SpectrogramImage's picture choices; nil means 80 dB
+// in magma.
+type SpectrogramImageOptions struct {
+	// DynamicRange is how many dB below the peak the colours span (0: 80); lower
+	// values are the colour of the floor.
+	DynamicRange float64
+	// Colormap names the colours: one of OpenCV's colormaps (colorconv.ParseColormap:
+	// magma, viridis, inferno, turbo, ...), or "gray" for an 8UC1 picture ("":
+	// magma).
+	Colormap string
+}
+
+// SpectrogramImage renders one signal's spectrogram (src: one row; Spectrogram's
+// options, its PSD mode) as a picture: each value in dB below the spectrogram's
+// peak, 255*(10*log10(v) - (peak - range))/range rounded and clamped to 0..255,
+// coloured by the colormap into an 8UC3 BGR dst (8UC1 for gray), low frequencies
+// at the bottom, time to the right: nseg x nfreq pixels.
+func SpectrogramImage(src, dst *gpuimage.Image, o *SpectralOptions, io *SpectrogramImageOptions, opts ...gpuimage.Option) (Axes, error) {
+	const op = "dsp.SpectrogramImage"
+	if io == nil {
+		io = &SpectrogramImageOptions{}
+	}
+	rng := io.DynamicRange
+	if rng == 0 {
+		rng = 80
+	}
+	if !(rng > 0 && rng <= 1000) {
+		return Axes{}, fmt.Errorf("%s: dynamic range %v dB: want (0, 1000]", op, io.DynamicRange)
+	}
+	name := io.Colormap
+	if name == "" {
+		name = "magma"
+	}
+	gray := name == "gray"
+	var cmap colorconv.ColormapType
+	if !gray {
+		var err error
+		if cmap, err = colorconv.ParseColormap(name); err != nil {
+			return Axes{}, fmt.Errorf("%s: %w", op, err)
+		}
+	}
+	s, err := checkSignals(op, src, dst)
+	if err != nil {
+		return Axes{}, err
+	}
+	if s.Rows != 1 {
+		return Axes{}, fmt.Errorf("%s: %d signals: it draws one (a row: Region)", op, s.Rows)
+	}
+	if o != nil && o.Mode != ModePSD {
+		return Axes{}, fmt.Errorf("%s: mode %d: it draws the PSD", op, int(o.Mode))
+	}
+	psd := &gpuimage.Image{}
+	defer psd.Close()
+	a, err := Spectrogram(src, psd, o, opts...)
+	if err != nil {
+		return Axes{}, fmt.Errorf("%s: %w", op, err)
+	}
+	levels := &gpuimage.Image{}
+	defer levels.Close()
+	p, l := core.StateOf(psd), core.StateOf(levels)
+	if err := l.Create(s.Dev, p.Rows, p.Cols, core.Depth8U, 1); err != nil {
+		return Axes{}, fmt.Errorf("%s: %w", op, err)
+	}
+	err = core.Run(s.Dev, opts, []*core.State{p, l}, func(str core.Stream) error {
+		if s.Dev.IsCPU() {
+			levelsCPU(l, p, float32(rng))
+			return nil
+		}
+		return levelsCUDA(str, l, p, float32(rng))
+	})
+	if err != nil {
+		return Axes{}, fmt.Errorf("%s: %w", op, err)
+	}
+	if gray {
+		err = levels.CopyTo(dst, opts...)
+	} else {
+		err = colorconv.ApplyColorMap(levels, dst, cmap, opts...)
+	}
+	if err != nil {
+		return Axes{}, fmt.Errorf("%s: %w", op, err)
+	}
+	return a, nil
 }

@@ -1,12 +1,15 @@
 package dsp_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
 
+	"github.com/gpuimg/gpuimg/colorconv"
 	"github.com/gpuimg/gpuimg/dsp"
 	"github.com/gpuimg/gpuimg/gpuimage"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
@@ -212,5 +215,70 @@ func TestSpectralErrors(t *testing.T) {
 	defer u8.Close()
 	if _, err := dsp.Welch(u8, &f32c1, nil); err == nil || !strings.Contains(err.Error(), "32FC1") {
 		t.Errorf("8UC1 signal: %v", err)
+	}
+}
+
+// SpectrogramImage draws a tone as one bright row at its frequency, counted up
+// from the bottom; gray levels then colours (ApplyColorMap's of the levels); bad
+// input gets errors.
+func TestSpectrogramImage(t *testing.T) {
+	const fs, f0, n = 8000.0, 1000.0, 8000
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(math.Sin(2*math.Pi*f0*float64(i)/fs)) + 1e-3*float32(i%7)
+	}
+	src := tu.UploadRows(t, gpuimage.CPU(), [][]float32{x})
+	defer src.Close()
+	o := &dsp.SpectralOptions{Fs: fs, NPerSeg: 256, Window: dsp.Hann}
+	g := &gpuimage.Image{}
+	defer g.Close()
+	a, err := dsp.SpectrogramImage(src, g, o, &dsp.SpectrogramImageOptions{Colormap: "gray", DynamicRange: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Type() != gpuimage.CV8UC1 || g.Rows() != len(a.Freqs) || g.Cols() != len(a.Times) {
+		t.Fatalf("picture %v %dx%d for %d frequencies and %d segments", g.Type(), g.Cols(), g.Rows(), len(a.Freqs), len(a.Times))
+	}
+	px := tu.Bytes(t, g)
+	bin := int(f0 / fs * 256) // 32: the tone's row, from the bottom
+	for _, j := range []int{0, g.Cols() / 2, g.Cols() - 1} {
+		if v := px[(g.Rows()-1-bin)*g.Cols()+j]; v < 250 {
+			t.Errorf("segment %d: the tone's pixel is %d, want about 255", j, v)
+		}
+		if v := px[(g.Rows()-1-3*bin)*g.Cols()+j]; v > 100 {
+			t.Errorf("segment %d: 3 kHz is %d, want dark", j, v)
+		}
+	}
+	c := &gpuimage.Image{}
+	defer c.Close()
+	if _, err := dsp.SpectrogramImage(src, c, o, &dsp.SpectrogramImageOptions{Colormap: "viridis", DynamicRange: 60}); err != nil {
+		t.Fatal(err)
+	}
+	want := &gpuimage.Image{}
+	defer want.Close()
+	if err := colorconv.ApplyColorMap(g, want, colorconv.ColormapViridis); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(tu.Bytes(t, c), tu.Bytes(t, want)) {
+		t.Error("viridis picture differs from ApplyColorMap of the gray one")
+	}
+	two := tu.UploadRows(t, gpuimage.CPU(), [][]float32{x, x})
+	defer two.Close()
+	for _, bad := range []struct {
+		src  *gpuimage.Image
+		o    *dsp.SpectralOptions
+		io   *dsp.SpectrogramImageOptions
+		want string
+	}{
+		{two, o, nil, "2 signals"},
+		{src, o, &dsp.SpectrogramImageOptions{DynamicRange: -3}, "dynamic range"},
+		{src, o, &dsp.SpectrogramImageOptions{Colormap: "sepia"}, "sepia"},
+		{src, &dsp.SpectralOptions{NPerSeg: 64, Mode: dsp.ModeComplex}, nil, "mode"},
+	} {
+		d := &gpuimage.Image{}
+		if _, err := dsp.SpectrogramImage(bad.src, d, bad.o, bad.io); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: %v", bad.want, err)
+		}
+		d.Close()
 	}
 }

@@ -205,3 +205,21 @@ struct SpecParams {
   int rows, n, nperseg, step, nfft, pad, nseg, nfreq, detrend, cplx, mode, twoSided, evenNyq;
   float scale;
 };
+
+// SpecImageParams: SpectrogramImage's levels of a w x h float spectrogram (src,
+// sp bytes a row: frequencies down, segments across).
+//   gi_spec_max: the largest value into *peak (its bits: non-negative floats order
+//     as their bits; *peak zeroed first).
+//   gi_spec_db:  dst (8-bit, dp bytes a row) row h-1-k, column j: the level of
+//     src(j, k) in dB, 255 * (10 log10(v) - (peakDb - range)) / range, rounded and
+//     clamped to 0..255 (0 everywhere when the peak is 0; values below 1e-30 count
+//     as 1e-30).
+struct SpecImageParams {
+  const float* src;
+  int sp;
+  unsigned char* dst;
+  int dp;
+  int w, h;
+  unsigned* peak;
+  float range;
+};

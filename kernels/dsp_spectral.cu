@@ -7,6 +7,9 @@
 //                   sides coalesced).
 //   gi_spec_welch   a thread a frequency: the segments' periodograms averaged (in
 //                   double).
+//   gi_spec_max, gi_spec_db  SpectrogramImage's levels: the peak (an atomic max
+//                   of the values' bits), then each value in dB below it, flipped
+//                   so that low frequencies are at the bottom.
 #include "common.cuh"
 #include "dsp_params.h"
 
@@ -102,4 +105,28 @@ extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_welch(__gr
   double acc = 0.0;
   for (int j = 0; j < p.nseg; ++j) acc += spec::value(p, s[(size_t)j * p.nfreq], k).x;
   row<float>(p.dst, p.dp, r)[k] = (float)(acc / p.nseg);
+}
+
+extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_max(__grid_constant__ const SpecImageParams p) {
+  unsigned m = 0;
+  const int y = blockIdx.y;
+  const float* s = row<float>(p.src, p.sp, y);
+  for (int x = blockIdx.x * GI_SPEC_THREADS + threadIdx.x; x < p.w; x += gridDim.x * GI_SPEC_THREADS)
+    m = max(m, __float_as_uint(fmaxf(__ldg(s + x), 0.f)));
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) m = max(m, __shfl_xor_sync(0xffffffffu, m, o));
+  if (threadIdx.x % 32 == 0 && m) atomicMax(p.peak, m);
+}
+
+extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_db(__grid_constant__ const SpecImageParams p) {
+  const int x = blockIdx.x * GI_SPEC_THREADS + threadIdx.x, k = blockIdx.y;
+  if (x >= p.w) return;
+  const float peak = __uint_as_float(*p.peak);
+  unsigned char v = 0;
+  if (peak > 0.f) {
+    const float lo = 10.f * log10f(fmaxf(peak, 1e-30f)) - p.range;
+    const float db = 10.f * log10f(fmaxf(__ldg(row<float>(p.src, p.sp, k) + x), 1e-30f));
+    v = sat<u8>((db - lo) * (255.f / p.range));
+  }
+  row<unsigned char>(p.dst, p.dp, p.h - 1 - k)[x] = v;
 }

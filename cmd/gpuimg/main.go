@@ -45,6 +45,7 @@ Usage:
   gpuimg run IN... -o OUT STEP [STEP...]   a pipeline, kept on the device between steps
   gpuimg fir|iir|crossover IN... -o OUT    filter signals (WAV, .npy) or a -stream
   gpuimg idw POINTS.csv -o OUT -size WxH   map scattered readings (inverse distance weighting)
+  gpuimg spectrogram IN.wav -o OUT.png     draw a signal's spectrogram
   gpuimg help [OPERATION|run]
 
 A step is OPERATION[:VALUE|:NAME=VALUE]...; bare values fill the parameters in order,
@@ -114,6 +115,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdRun(args[1:], stdout, stderr)
 	case name == "idw":
 		return cmdIDW(args[1:], stdout, stderr)
+	case name == "spectrogram":
+		return cmdSpectrogram(args[1:], stdout, stderr)
 	case ops[name] != nil:
 		return cmdOp(ops[name], args[1:], stdout, stderr)
 	case sigCmds[name] != nil:

@@ -32,7 +32,7 @@ func TestInfoAndHelp(t *testing.T) {
 		t.Fatalf("help: %d %q", code, out)
 	}
 	// Help asked for goes to standard output (to pipe into less), in both forms.
-	for _, name := range append(opNames(), "run", "info", "idw") {
+	for _, name := range append(opNames(), "run", "info", "idw", "spectrogram") {
 		if code, out, errs := runCLI(name, "-h"); code != 0 || !strings.Contains(out, "Example") || errs != "" {
 			t.Errorf("%s -h: %d %q %q", name, code, out, errs)
 		}

@@ -123,8 +123,13 @@ func parseWindow(s string) (dsp.Window, error) {
 			return dsp.Kaiser(b), nil
 		}
 		return dsp.Window{}, fmt.Errorf("-window %s: give kaiser's beta, e.g. kaiser:8.6", s)
+	case "tukey":
+		if a, err := strconv.ParseFloat(arg, 64); hasArg && err == nil && a >= 0 && a <= 1 {
+			return dsp.Tukey(a), nil
+		}
+		return dsp.Window{}, fmt.Errorf("-window %s: give tukey's taper fraction, e.g. tukey:0.25", s)
 	}
-	return dsp.Window{}, fmt.Errorf("-window %s: want boxcar, hann, hamming, blackman or kaiser:BETA", s)
+	return dsp.Window{}, fmt.Errorf("-window %s: want boxcar, hann, hamming, blackman, kaiser:BETA or tukey:ALPHA", s)
 }
 
 func parseMethod(s string) (dsp.Method, error) {

@@ -27,7 +27,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "266546f5264e73e6b8da3ac6065dce7e06fdad250ff887c65e9f05156c850ec3"
+const HeadersSum = "146d8c717fff0c7f47daaf6233eea928238c83008dcffcf6be9dc3c908040a8d"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -97,6 +97,7 @@ func Structs() map[string]any {
 		"UpolsParams":       C.struct_UpolsParams{},
 		"FftFusedParams":    C.struct_FftFusedParams{},
 		"SpecParams":        C.struct_SpecParams{},
+		"SpecImageParams":   C.struct_SpecImageParams{},
 		// kernels/resample_params.h
 		"ResamplePolyParams": C.struct_ResamplePolyParams{},
 		"ResizeParams":       C.struct_ResizeParams{},
