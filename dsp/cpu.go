@@ -285,3 +285,43 @@ func levelsCPU(d, s *core.State, rng float32) {
 		}
 	}
 }
+
+// istftCPU is the CPU twin of ISTFT's kernels (gi_spec_unpost, cuFFT's inverse,
+// gi_spec_ola): each segment's one-sided spectrum (imaginary parts of the DC and
+// even Nyquist bins dropped, as irfft does) transformed back in float64, scaled
+// by sp.scale, windowed and overlap-added with the squared windows' sum divided
+// out where above 1e-10.
+func istftCPU(d, s *core.State, sp *spectral) {
+	sv, dv := cpu.HostView(s), cpu.HostView(d)
+	cpu.ParallelRows(d.Rows, sp.nseg*sp.nfft*8, func(y0, y1 int) {
+		fft := fourier.NewFFT(sp.nfft)
+		coef := make([]complex128, sp.nfreq)
+		seq := make([]float64, sp.nfft)
+		full := sp.nperseg + (sp.nseg-1)*sp.step
+		x, norm := make([]float64, full), make([]float64, full)
+		for r := y0; r < y1; r++ {
+			clear(x)
+			clear(norm)
+			for j := 0; j < sp.nseg; j++ {
+				for k := range coef {
+					z := cpu.Row[float32](sv, r*sp.nfreq+k)[2*j:]
+					coef[k] = complex(float64(z[0]), float64(z[1]))
+				}
+				fft.Sequence(seq, coef) // unnormalised
+				for k := 0; k < sp.nperseg; k++ {
+					w := sp.win[k]
+					x[j*sp.step+k] += seq[k] / float64(sp.nfft) * sp.scale * w
+					norm[j*sp.step+k] += w * w
+				}
+			}
+			out := cpu.Row[float32](dv, r)
+			for t := range out {
+				v, nv := x[t+sp.pad], norm[t+sp.pad]
+				if nv > 1e-10 {
+					v /= nv
+				}
+				out[t] = float32(v)
+			}
+		}
+	})
+}

@@ -27,3 +27,7 @@ func spectralCUDA(core.Stream, *core.State, *core.State, *spectral, bool) error 
 func levelsCUDA(core.Stream, *core.State, *core.State, float32) error {
 	return errors.New("dsp: spectrogram pictures on the GPU need a build with the cuda tag")
 }
+
+func istftCUDA(core.Stream, *core.State, *core.State, *spectral) error {
+	return errors.New("dsp: ISTFT on the GPU needs a build with the cuda tag")
+}

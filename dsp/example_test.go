@@ -2,6 +2,7 @@ package dsp_test
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/gpuimg/gpuimg/dsp"
@@ -70,4 +71,47 @@ func ExampleSOSFilt() {
 	// Output:
 	// sosfilt: 0.0004 0.4472 0.9983
 	// sosfiltfilt: 0.4488 0.5512 0.9997
+}
+
+// The spectrogram of a 1 kHz tone sampled at 8 kHz (256-sample segments): every
+// segment's strongest frequency, and Welch's average spectrum's.
+func ExampleSpectrogram() {
+	const fs, n = 8000.0, 4000
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(math.Sin(2 * math.Pi * 1000 * float64(i) / fs))
+	}
+	src, _ := gpuimage.NewFromData(gpuimage.CPU(), 1, n, gpuimage.CV32FC1, x)
+	defer src.Close()
+	var sxx, pxx gpuimage.Image
+	defer sxx.Close()
+	defer pxx.Close()
+	o := &dsp.SpectralOptions{Fs: fs, NPerSeg: 256}
+	a, err := dsp.Spectrogram(src, &sxx, o)
+	if err != nil {
+		panic(err)
+	}
+	psd, _ := gpuimage.ToData[float32](&sxx) // frequencies down, segments across
+	best := 0
+	for k := range a.Freqs {
+		if psd[k*len(a.Times)] > psd[best*len(a.Times)] {
+			best = k
+		}
+	}
+	fmt.Printf("%d frequencies x %d segments; the first segment peaks at %g Hz\n", len(a.Freqs), len(a.Times), a.Freqs[best])
+	freqs, err := dsp.Welch(src, &pxx, o)
+	if err != nil {
+		panic(err)
+	}
+	w, _ := gpuimage.ToData[float32](&pxx)
+	best = 0
+	for k := range w {
+		if w[k] > w[best] {
+			best = k
+		}
+	}
+	fmt.Printf("Welch peaks at %g Hz\n", freqs[best])
+	// Output:
+	// 129 frequencies x 17 segments; the first segment peaks at 1000 Hz
+	// Welch peaks at 1000 Hz
 }

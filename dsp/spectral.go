@@ -399,3 +399,78 @@ func SpectrogramImage(src, dst *gpuimage.Image, o *SpectralOptions, io *Spectrog
 	}
 	return a, nil
 }
+
+// ISTFT inverts STFT, as scipy.signal.istft with input_onesided=True and
+// boundary=True: src is STFT's output for the same options (32FC2, signal r's
+// frequencies rows r*F .. r*F+F-1 with F = NFFT/2+1, its segments the columns);
+// each segment is transformed back, scaled, windowed and overlap-added, divided by
+// the sum of the squared windows where that exceeds 1e-10 (SciPy's NOLA
+// normalisation), and the nperseg/2 samples of STFT's boundary at each end are
+// dropped: dst (32FC1) gets nperseg + (nseg-1)*step - 2*(nperseg/2) samples a row
+// (STFT's padding zeros included). Two-sided spectra are refused.
+func ISTFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option) error {
+	const op = "dsp.ISTFT"
+	s := core.StateOf(src)
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if s.Depth != core.Depth32F || s.Chans != 2 {
+		return fmt.Errorf("%s: %w: %v (STFT's output is 32FC2)", op, gpuimage.ErrBadType, src.Type())
+	}
+	if dst == nil {
+		return fmt.Errorf("%s: %w: dst", op, gpuimage.ErrNil)
+	}
+	if o != nil && o.TwoSided {
+		return fmt.Errorf("%s: two-sided spectra: it inverts one-sided ones", op)
+	}
+	if o != nil && (o.Detrend != DetrendDefault || o.Mode != ModePSD) {
+		return fmt.Errorf("%s: detrend and mode are not ISTFT's options", op)
+	}
+	// The plan STFT made for a signal long enough for its nseg segments.
+	nperseg := 256
+	if o != nil && o.NPerSeg != 0 {
+		nperseg = o.NPerSeg
+	}
+	sp, err := newSpectral(op, kindSTFT, max(nperseg, 1), o)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if s.Rows%sp.nfreq != 0 {
+		return fmt.Errorf("%s: %d rows: not whole signals of %d frequencies (nfft %d)", op, s.Rows, sp.nfreq, sp.nfft)
+	}
+	sp.nseg = s.Cols
+	sp.n = sp.nperseg + (sp.nseg-1)*sp.step - 2*sp.pad
+	if sp.n < 1 {
+		return fmt.Errorf("%s: %d segments of %d samples leave no signal past the boundaries", op, sp.nseg, sp.nperseg)
+	}
+	// SciPy scales by sum(w) (spectrum) or sqrt(fs sum(w²)) (psd): STFT's scale
+	// undone.
+	sp.scale = 1 / sp.scale
+	rows := s.Rows / sp.nfreq
+	out := dst
+	if d := core.StateOf(dst); d == s || core.Overlaps(s, d) {
+		out = &gpuimage.Image{}
+		defer out.Close()
+	}
+	d := core.StateOf(out)
+	if d == nil {
+		return fmt.Errorf("%s: %w: dst", op, gpuimage.ErrNil)
+	}
+	if err := d.Create(s.Dev, rows, sp.n, core.Depth32F, 1); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	err = core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
+		if s.Dev.IsCPU() {
+			istftCPU(d, s, sp)
+			return nil
+		}
+		return istftCUDA(str, d, s, sp)
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if out != dst {
+		return out.CopyTo(dst, opts...)
+	}
+	return nil
+}

@@ -282,3 +282,73 @@ func TestSpectrogramImage(t *testing.T) {
 		d.Close()
 	}
 }
+
+// ISTFT of STFT's output against SciPy's istft of its stft (float64), and the
+// round trip against the signal itself (Hann at 50% overlap and the others meet
+// SciPy's NOLA condition): within 1e-5 of the largest sample.
+func TestISTFTMatchesSciPy(t *testing.T) {
+	r := tu.Rand(t)
+	cases := []spectralCase{
+		{"stft", dsp.SpectralOptions{NPerSeg: 64}, 1000},
+		{"stft", dsp.SpectralOptions{NPerSeg: 31, NOverlap: 20, NFFT: 40, Scaling: dsp.ScalingDensity, Fs: 100}, 401},
+		{"stft", dsp.SpectralOptions{NPerSeg: 16, NOverlap: 12, Window: dsp.Kaiser(5)}, 17},
+		// (nperseg 1 is left out: SciPy's x[0:-0] drops every sample.)
+		{"stft", dsp.SpectralOptions{NPerSeg: 2, NOverlap: dsp.NoOverlap, Window: dsp.Boxcar}, 5},
+	}
+	var reqs []map[string]any
+	var sigs [][][]float32
+	for _, c := range cases {
+		rows := randRows(r, 2, c.n)
+		sigs = append(sigs, rows)
+		for _, x := range rows {
+			q := c.scipyArgs(f64(x))
+			q["inverse"] = true
+			reqs = append(reqs, q)
+		}
+	}
+	res := scipy(t, reqs)
+	for i, c := range cases {
+		src := tu.UploadRows(t, gpuimage.CPU(), sigs[i])
+		z, y := &gpuimage.Image{}, &gpuimage.Image{}
+		o := c.o
+		if _, err := dsp.STFT(src, z, &o); err != nil {
+			t.Fatal(err)
+		}
+		if err := dsp.ISTFT(z, y, &o); err != nil {
+			t.Fatalf("%+v: %v", c.o, err)
+		}
+		got := tu.Float32s(t, y)
+		for row, x := range sigs[i] {
+			var want struct{ Re []float64 }
+			if msg, bad := isError(res[2*i+row]); bad {
+				t.Fatalf("%+v: SciPy: %s", c.o, msg)
+			}
+			if err := json.Unmarshal(res[2*i+row], &want); err != nil {
+				t.Fatal(err)
+			}
+			if y.Cols() != len(want.Re) {
+				t.Fatalf("%+v: %d samples, SciPy %d", c.o, y.Cols(), len(want.Re))
+			}
+			g := make([]float64, y.Cols())
+			for k := range g {
+				g[k] = float64(got[row*y.Cols()+k])
+			}
+			if d, ok := closeTo(g, want.Re, 1e-5); !ok {
+				t.Errorf("%+v row %d: off SciPy's istft by %.3g", c.o, row, d)
+			}
+			if d, ok := closeTo(g[:len(x)], f64(x), 1e-5); !ok {
+				t.Errorf("%+v row %d: the round trip is off the signal by %.3g", c.o, row, d)
+			}
+		}
+		for _, im := range []*gpuimage.Image{src, z, y} {
+			im.Close()
+		}
+	}
+	bad := &gpuimage.Image{}
+	defer bad.Close()
+	u := tu.UploadRows(t, gpuimage.CPU(), [][]float32{make([]float32, 10)})
+	defer u.Close()
+	if err := dsp.ISTFT(u, bad, nil); err == nil || !strings.Contains(err.Error(), "32FC2") {
+		t.Errorf("32FC1 input: %v", err)
+	}
+}

@@ -127,7 +127,7 @@ if [ "$part" = interp ]; then
   done
   step colormap-bench .gpu/bench -sizes 3840x2160 -only applyColorMap -signals '' -e2e=false -reps 30 -o /tmp/gi-cb.csv && addcsv /tmp/gi-cb.csv
   # dsp's spectra: GPU tests, the spectrogram case with CuPy and torch beside it.
-  step spec-tests bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run 'CUDASpectral|CUFFTKernels|Params|Spectral' -test.count=1 -test.v"
+  step spec-tests bash -c "cd dsp && '$root/.gpu/tests/dsp.test' -test.run 'CUDASpectral|CUDAISTFT|CUDASpectrogram|CUFFTKernels|Params|Spectral' -test.count=1 -test.v"
   grep -E "^(--- |ok|PASS|FAIL)" "$out/spec-tests.log"
   step spec-cli bash -c "python3 -c \"import numpy as np; from scipy.io import wavfile; t=np.arange(441000)/44100; x=(0.3*np.sin(2*np.pi*(200+2000*t)*t)+0.01*np.random.default_rng(1).standard_normal(t.size)).astype(np.float32); wavfile.write('/tmp/gi-chirp.wav', 44100, np.stack([x, x[::-1]], 1))\" && for d in cuda cpu; do $cli spectrogram /tmp/gi-chirp.wav -o /tmp/gi-spec-\$d.png -device \$d && $cli spectrogram /tmp/gi-chirp.wav -o /tmp/gi-spec-\$d.npy -channel 1 -nperseg 512 -device \$d || exit 1; done && python3 -c \"import numpy as np, cv2; a,b=np.load('/tmp/gi-spec-cuda.npy'),np.load('/tmp/gi-spec-cpu.npy'); d=abs(a-b).max()/abs(b).max(); p,q=cv2.imread('/tmp/gi-spec-cuda.png').astype(int),cv2.imread('/tmp/gi-spec-cpu.png').astype(int); n=(abs(p-q).max(axis=2)>0).sum(); print('npy max diff', d, 'of the peak; png', p.shape, 'pixels differing', n); assert d < 1e-5 and n <= p.shape[0]*p.shape[1]//100\""
   tail -1 "$out/spec-cli.log"
@@ -136,7 +136,7 @@ if [ "$part" = interp ]; then
   step interp-report python3 bench/peers/report.py "$out/interp.csv" "$out/interp-report"
   san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   step sanitizer-interp bash -c "cd interp && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/interp.test' -test.run 'CUDA' -test.short -test.count=1 2>&1 | tail -3"
-  step sanitizer-spec bash -c "cd dsp && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/dsp.test' -test.run 'CUDASpectral' -test.short -test.count=1 2>&1 | tail -3"
+  step sanitizer-spec bash -c "cd dsp && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/dsp.test' -test.run 'CUDASpectral|CUDAISTFT|CUDASpectrogram' -test.short -test.count=1 2>&1 | tail -3"
 fi
 if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),

@@ -63,6 +63,11 @@ def one(c):
                   nfft=c["nfft"], detrend=c["detrend"] or False, return_onesided=c["onesided"], scaling=c["scaling"])
         if fn == "spectrogram":
             f, t, s = signal.spectrogram(x, mode=c["mode"], **kw)
+        elif fn == "stft" and c.get("inverse"):
+            # stft then istft: the round trip's signal.
+            f, t, z = signal.stft(x, **kw)
+            del kw["detrend"], kw["return_onesided"]
+            t, s = signal.istft(z, **kw)
         elif fn == "stft":
             f, t, s = signal.stft(x, **kw)
         else:
