@@ -12,7 +12,29 @@ import (
 	"github.com/gpuimg/gpuimg/internal/fftplan"
 )
 
-// spectralCUDA runs the plan on the GPU (kernels/dsp_spectral.cu): every segment
+// specFused are the fused spectrogram kernels by nfft, and their blocks.
+var specFused = map[int]struct {
+	name    string
+	threads int
+}{1024: {"gi_spec_fused_1024", 128}, 2048: {"gi_spec_fused_2048", 128}, 4096: {"gi_spec_fused_4096", 256}}
+
+// specFusedMin is the fewest segments a call (rows x nseg) that the fused kernel
+// takes: below it, the kernel's long blocks (GI_SPEC_FS segments each, in
+// sequence) leave the GPU idle and the three-pass path is faster (H100, nfft 1024,
+// hop 256: 1e5 samples 26 against 12 us; 1e7, 267 against 345; 64 x 1e6, 1,620
+// against 3,527).
+const specFusedMin = 4096
+
+// specFusedBlocks is the fused kernel's blocks an SM (its registers hold it to 4-5
+// of 128 threads on the H100); blocks stride over the segment groups.
+const specFusedBlocks = 5
+
+// specFusedSmem is gi_spec_fused_N's dynamic shared memory: the block FFT's and
+// GI_SPEC_FS staged spectra.
+func specFusedSmem(n int) int { return 2*(n+n/32)*4 + n/16*8 + (n/2+1)*specFS*4 }
+
+// spectralCUDA runs the plan on the GPU (kernels/dsp_spectral.cu): for large
+// one-sided PSDs with nfft 1024, 2048 or 4096, gi_spec_fused_N in one pass; else every segment
 // of every row cut, detrended and windowed into a frame (gi_spec_frames), one
 // batched cuFFT transform of all frames (real to complex, or complex for two-sided
 // spectra), then the spectra scaled and transposed into d (gi_spec_post), or
@@ -39,6 +61,16 @@ func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) e
 	}
 	defer wbuf.Release()
 	batch := s.Rows * sp.nseg
+	if k, ok := specFused[sp.nfft]; ok && !welch && !sp.twoSided && !sp.stft && batch >= specFusedMin &&
+		specFusedSmem(sp.nfft) <= core.MaxSharedOptin(b) {
+		// One pass, no frames or spectra in memory (gi_spec_fused_N).
+		p := specParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Win: wbuf.Ptr, Rows: int32(s.Rows),
+			N: int32(sp.n), Nperseg: int32(sp.nperseg), Step: int32(sp.step), Nfft: int32(sp.nfft), Pad: int32(sp.pad),
+			Nseg: int32(sp.nseg), Nfreq: int32(sp.nfreq), Detrend: int32(sp.detrend), EvenNyq: 1, Scale: float32(sp.scale)}
+		groups := s.Rows * ((sp.nseg + specFS - 1) / specFS)
+		grid := min(groups, specFusedBlocks*core.MultiProcessors(b))
+		return b.Launch(str, k.name, [3]int{grid, 1, 1}, [3]int{k.threads, 1, 1}, specFusedSmem(sp.nfft), core.Struct(&p))
+	}
 	cplx := 0
 	frameBytes := sp.nfft * 4
 	if sp.twoSided {
@@ -118,4 +150,62 @@ func levelsCUDA(str core.Stream, d, s *core.State, rng float32) error {
 		return err
 	}
 	return b.Launch(str, "gi_spec_db", [3]int{bx, s.Rows, 1}, [3]int{specThreads, 1, 1}, 0, core.Struct(&p))
+}
+
+// istftCUDA runs ISTFT on the GPU: gi_spec_unpost (STFT's output back to a
+// spectrum a segment, scaled by sp.scale/nfft: cuFFT's inverse is unnormalised),
+// one batched complex-to-real cuFFT transform, gi_spec_ola.
+func istftCUDA(str core.Stream, d, s *core.State, sp *spectral) error {
+	b, ok := s.Dev.(*cuda.Backend)
+	if !ok {
+		return fmt.Errorf("%s is not a CUDA device", s.Dev.Name())
+	}
+	if _, _, err := cufft.Load(); err != nil {
+		return err
+	}
+	win := make([]float32, len(sp.win))
+	for i, v := range sp.win {
+		win[i] = float32(v)
+	}
+	wb := f32Bytes(win)
+	wbuf, err := devcache.Derived(b, str, "spec-window", [][]byte{wb}, len(wb), func(buf *core.Buffer) error {
+		return b.Copy2D(core.Copy{Dst: buf, SrcHost: wb, DstPitch: len(wb), SrcPitch: len(wb), Width: len(wb), Rows: 1}, str)
+	})
+	if err != nil {
+		return err
+	}
+	defer wbuf.Release()
+	rows := d.Rows
+	batch := rows * sp.nseg
+	spec, err := b.Alloc(batch * sp.nfreq * 8)
+	if err != nil {
+		return err
+	}
+	spec.Touch(str)
+	defer spec.Release()
+	frames, err := b.Alloc(batch * sp.nfft * 4)
+	if err != nil {
+		return err
+	}
+	frames.Touch(str)
+	defer frames.Release()
+	p := specParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Frames: frames.Ptr, Spec: spec.Ptr,
+		Win: wbuf.Ptr, Rows: int32(rows), N: int32(sp.n), Nperseg: int32(sp.nperseg), Step: int32(sp.step),
+		Nfft: int32(sp.nfft), Pad: int32(sp.pad), Nseg: int32(sp.nseg), Nfreq: int32(sp.nfreq),
+		Scale: float32(sp.scale / float64(sp.nfft))}
+	if sp.nfft%2 == 0 {
+		p.EvenNyq = 1
+	}
+	if err := b.Launch(str, "gi_spec_unpost", [3]int{(sp.nseg + specTile - 1) / specTile, (sp.nfreq + specTile - 1) / specTile, rows},
+		[3]int{specTile, specRows, 1}, 0, core.Struct(&p)); err != nil {
+		return err
+	}
+	pl, err := fftplan.Get(b, str, cufft.C2R, []int{sp.nfft}, cufft.Layout{}, cufft.Layout{}, batch)
+	if err != nil {
+		return err
+	}
+	if err := pl.Exec(b, str, func(pp *cufft.Plan) error { return pp.ExecC2R(spec.Ptr, frames.Ptr) }); err != nil {
+		return err
+	}
+	return b.Launch(str, "gi_spec_ola", [3]int{(sp.n + specThreads - 1) / specThreads, rows, 1}, [3]int{specThreads, 1, 1}, 0, core.Struct(&p))
 }

@@ -117,11 +117,12 @@ type fftFusedParams struct {
 }
 
 // The spectral kernels' block sizes (kernels/dsp_params.h: GI_SPEC_THREADS,
-// GI_SPEC_TILE, GI_SPEC_ROWS).
+// GI_SPEC_TILE, GI_SPEC_ROWS, GI_SPEC_FS).
 const (
 	specThreads = 256
 	specTile    = 32
 	specRows    = 8
+	specFS      = 8 // GI_SPEC_FS: gi_spec_fused_N's segments a block
 )
 
 // specParams mirrors gi_spec_*'s parameters (kernels/dsp_params.h: SpecParams)

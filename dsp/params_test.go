@@ -58,6 +58,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_SPEC_THREADS", specThreads, kparams.SpecThreads},
 		{"GI_SPEC_TILE", specTile, kparams.SpecTile},
 		{"GI_SPEC_ROWS", specRows, kparams.SpecRows},
+		{"GI_SPEC_FS", specFS, kparams.SpecFS},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

@@ -181,6 +181,9 @@ struct UpolsParams {
 #define GI_SPEC_THREADS 256
 #define GI_SPEC_TILE 32
 #define GI_SPEC_ROWS 8
+// gi_spec_fused_N: segments a block (consecutive, one row; written as that many
+// columns at a time: a 32-byte sector of each frequency's row).
+#define GI_SPEC_FS 8
 
 // SpecParams: Spectrogram, STFT and Welch of rows signals of n samples (src, sp).
 //   gi_spec_frames: segment j of row r (block (j, r)) is samples j*step - pad + k,
@@ -194,6 +197,15 @@ struct UpolsParams {
 //     1 |X| * scale; 2 X * scale (float2).
 //   gi_spec_welch: row r, column k of dst: the mean over the nseg segments of mode
 //     0's value.
+//   gi_spec_fused_N: mode 0's dst from src directly (nfft = N, one-sided; frames
+//     and spec unused): blocks stride over the groups of GI_SPEC_FS segments of
+//     each row; dynamic shared memory: the block FFT's (fft_block.cuh: 2*(N+N/32)
+//     floats and N/16 twiddles) and (N/2+1)*GI_SPEC_FS floats.
+//   ISTFT (gi_spec_unpost, cuFFT's inverse, gi_spec_ola): src is STFT's output
+//     (rows r*nfreq + k, column j: float2), copied times scale into spec (frame
+//     r*nseg + j); the inverse transforms in frames (nfft floats each); dst row r,
+//     sample t < n: the sum over the segments j covering t + pad of frame j's
+//     sample t + pad - j*step times win, over the sum of win^2 where above 1e-10.
 struct SpecParams {
   const float* src;
   int sp;

@@ -7,11 +7,23 @@
 //                   sides coalesced).
 //   gi_spec_welch   a thread a frequency: the segments' periodograms averaged (in
 //                   double).
+//   gi_spec_fused_N Spectrogram's one-sided PSD for nfft = N (1024, 2048, 4096) in
+//                   one pass: a block takes GI_SPEC_FS segments of a row, two a
+//                   block FFT in shared memory (fft_block.cuh: a + ib, the two
+//                   spectra separated from bins f and N-f), their PSD staged and
+//                   written GI_SPEC_FS columns at a time; no frames or spectra in
+//                   global memory.
+//   gi_spec_unpost  ISTFT: STFT's output (frequency rows, segment columns) back into
+//                   a spectrum a segment for cuFFT's inverse, scaled, the DC and even
+//                   Nyquist bins' imaginary parts dropped (as irfft ignores them).
+//   gi_spec_ola     ISTFT: a thread an output sample, the windowed segments that
+//                   cover it added and divided by their squared windows' sum.
 //   gi_spec_max, gi_spec_db  SpectrogramImage's levels: the peak (an atomic max
 //                   of the values' bits), then each value in dB below it, flipped
 //                   so that low frequencies are at the bottom.
 #include "common.cuh"
 #include "dsp_params.h"
+#include "fft_block.cuh"
 
 namespace spec {
 
@@ -130,3 +142,151 @@ extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_db(__grid_
   }
   row<unsigned char>(p.dst, p.dp, p.h - 1 - k)[x] = v;
 }
+
+extern "C" __global__ void __launch_bounds__(GI_SPEC_TILE* GI_SPEC_ROWS) gi_spec_unpost(__grid_constant__ const SpecParams p) {
+  __shared__ float2 t[GI_SPEC_TILE][GI_SPEC_TILE + 1];
+  const int j0 = blockIdx.x * GI_SPEC_TILE, k0 = blockIdx.y * GI_SPEC_TILE, r = blockIdx.z;
+  // Read along the segments of GI_SPEC_TILE frequency rows.
+  for (int dk = threadIdx.y; dk < GI_SPEC_TILE; dk += GI_SPEC_ROWS) {
+    const int k = k0 + dk, j = j0 + threadIdx.x;
+    if (k < p.nfreq && j < p.nseg) {
+      float2 z = row<float2>(p.src, p.sp, r * p.nfreq + k)[j];
+      if (k == 0 || (p.evenNyq && k == p.nfreq - 1)) z.y = 0.f;
+      t[dk][threadIdx.x] = make_float2(z.x * p.scale, z.y * p.scale);
+    }
+  }
+  __syncthreads();
+  // Write along the frequencies of GI_SPEC_TILE segments.
+  float2* s = reinterpret_cast<float2*>(const_cast<float*>(p.spec)) + (size_t)r * p.nseg * p.nfreq;
+  for (int dj = threadIdx.y; dj < GI_SPEC_TILE; dj += GI_SPEC_ROWS) {
+    const int j = j0 + dj, k = k0 + threadIdx.x;
+    if (j < p.nseg && k < p.nfreq) s[(size_t)j * p.nfreq + k] = t[threadIdx.x][dj];
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_ola(__grid_constant__ const SpecParams p) {
+  const int t = blockIdx.x * GI_SPEC_THREADS + threadIdx.x, r = blockIdx.y;
+  if (t >= p.n) return;
+  const int te = t + p.pad;  // in the segments' frame of reference
+  const int j0 = max(0, (te - p.nperseg + p.step) / p.step), j1 = min(p.nseg - 1, te / p.step);
+  const float* f = p.frames + (size_t)r * p.nseg * p.nfft;
+  float x = 0.f, norm = 0.f;
+  for (int j = j0; j <= j1; ++j) {
+    const int k = te - j * p.step;
+    const float w = __ldg(p.win + k);
+    x = fmaf(f[(size_t)j * p.nfft + k], w, x);
+    norm = fmaf(w, w, norm);
+  }
+  row<float>(p.dst, p.dp, r)[t] = norm > 1e-10f ? x / norm : x;
+}
+
+namespace spec {
+
+// pos is the place where the block FFT (fft_block.cuh) leaves frequency f of N:
+// its digits over the passes' radices, reversed.
+template <int N>
+__device__ __forceinline__ int pos(int f) {
+  typedef giblk::Plan<N> P;
+  int p = 0, size = N, q = f;
+#pragma unroll
+  for (int s = 0; s < P::NQ; ++s) {
+    size /= 16;
+    p += (q % 16) * size;
+    q /= 16;
+  }
+  if (P::REM > 1) p += (q % P::REM) * (size / P::REM);
+  return p;
+}
+
+// fused<N, T>: Spectrogram's PSD (one-sided) of S = GI_SPEC_FS consecutive segments
+// of one row a block, two segments a transform (a + ib), the spectra separated
+// from its bins f and N-f, staged in shared memory, written S columns at a time.
+template <int N, int T>
+__device__ __forceinline__ void fused(const SpecParams& p) {
+  constexpr int S = GI_SPEC_FS;
+  extern __shared__ __align__(16) char smem[];
+  typedef giblk::Block<N, T> Blk;
+  constexpr int NF = N / 2 + 1;
+  Blk blk;
+  blk.init(smem);
+  float* out = reinterpret_cast<float*>(smem + Blk::SMEM);  // [NF][S]
+  __shared__ double2 part[2][T / 32];
+  const int groups = (p.nseg + S - 1) / S;
+  for (int gi = blockIdx.x; gi < p.rows * groups; gi += gridDim.x) {
+    const int r = gi / groups, j0 = (gi % groups) * S;
+    const float* x = row<float>(p.src, p.sp, r);
+    const double c = 0.5 * (double)(p.nperseg - 1);
+    for (int jl = 0; jl < S; jl += 2) {
+      const int ja = j0 + jl, jb = ja + 1;
+      const bool hasa = ja < p.nseg, hasb = jb < p.nseg;
+      const int ba = ja * p.step - p.pad, bb = jb * p.step - p.pad;
+      double ta = 0., tb = 0., sa = 0., sb = 0.;  // trends: a + s*(k - c)
+      if (p.detrend > 1) {
+        double s0 = 0., s1 = 0., s2 = 0., s3 = 0.;
+        for (int k = threadIdx.x; k < p.nperseg; k += T) {
+          const int ia = ba + k, ib = bb + k;
+          const double va = hasa && ia >= 0 && ia < p.n ? __ldg(x + ia) : 0.f;
+          const double vb = hasb && ib >= 0 && ib < p.n ? __ldg(x + ib) : 0.f;
+          s0 += va, s1 += ((double)k - c) * va, s2 += vb, s3 += ((double)k - c) * vb;
+        }
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+          s0 += __shfl_xor_sync(0xffffffffu, s0, o), s1 += __shfl_xor_sync(0xffffffffu, s1, o);
+          s2 += __shfl_xor_sync(0xffffffffu, s2, o), s3 += __shfl_xor_sync(0xffffffffu, s3, o);
+        }
+        __syncthreads();  // part free (the previous pair read it)
+        if (threadIdx.x % 32 == 0) part[0][threadIdx.x / 32] = make_double2(s0, s1), part[1][threadIdx.x / 32] = make_double2(s2, s3);
+        __syncthreads();
+        s0 = s1 = s2 = s3 = 0.;
+#pragma unroll
+        for (int w = 0; w < T / 32; ++w) s0 += part[0][w].x, s1 += part[0][w].y, s2 += part[1][w].x, s3 += part[1][w].y;
+        const double m = (double)p.nperseg;
+        ta = s0 / m, tb = s2 / m;
+        if (p.detrend == 3 && p.nperseg > 1) sa = s1 / (m * (m * m - 1.) / 12.), sb = s3 / (m * (m * m - 1.) / 12.);
+      }
+      __syncthreads();  // the previous pair's spectrum read
+      blk.first([&](int k) {
+        if (k >= p.nperseg) return make_float2(0.f, 0.f);
+        const int ia = ba + k, ib = bb + k;
+        const float w = __ldg(p.win + k);
+        const double va = hasa && ia >= 0 && ia < p.n ? __ldg(x + ia) : 0.f;
+        const double vb = hasb && ib >= 0 && ib < p.n ? __ldg(x + ib) : 0.f;
+        return make_float2((float)(va - ta - sa * ((double)k - c)) * w, (float)(vb - tb - sb * ((double)k - c)) * w);
+      });
+      __syncthreads();
+      blk.template mid<false>();
+      blk.tail([&](int rg, float2 v) {
+        const int place = (threadIdx.x + (rg / Blk::L) * T) * Blk::L + rg % Blk::L;
+        blk.re[giblk::pad(place)] = v.x;
+        blk.im[giblk::pad(place)] = v.y;
+      });
+      __syncthreads();
+      for (int f = threadIdx.x; f < NF; f += T) {
+        const int pf = giblk::pad(pos<N>(f)), pn = giblk::pad(pos<N>((N - f) & (N - 1)));
+        const float zr = blk.re[pf], zi = blk.im[pf], nr = blk.re[pn], ni = blk.im[pn];
+        // a's spectrum (Z_f + conj Z_-f)/2, b's (Z_f - conj Z_-f)/(2i).
+        const float ar = 0.5f * (zr + nr), ai = 0.5f * (zi - ni), br = 0.5f * (zi + ni), bi = -0.5f * (zr - nr);
+        const float dbl = (f > 0 && !(p.evenNyq && f == NF - 1)) ? 2.f : 1.f;
+        out[f * S + jl] = (ar * ar + ai * ai) * p.scale * dbl;
+        out[f * S + jl + 1] = (br * br + bi * bi) * p.scale * dbl;
+      }
+    }
+    __syncthreads();
+    const int ns = min(S, p.nseg - j0);
+    for (int e = threadIdx.x; e < NF * S; e += T) {
+      const int f = e / S, jl = e % S;
+      if (jl < ns) row<float>(p.dst, p.dp, r * p.nfreq + f)[j0 + jl] = out[e];
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace spec
+
+#define GI_SPEC_FUSED(N, T)                                                                           \
+  extern "C" __global__ void __launch_bounds__(T) gi_spec_fused_##N(__grid_constant__ const SpecParams p) { \
+    spec::fused<N, T>(p);                                                                             \
+  }
+GI_SPEC_FUSED(1024, 128)
+GI_SPEC_FUSED(2048, 128)
+GI_SPEC_FUSED(4096, 256)

@@ -27,7 +27,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "146d8c717fff0c7f47daaf6233eea928238c83008dcffcf6be9dc3c908040a8d"
+const HeadersSum = "4632cec6a8efc1b27dacfd38ca959ea698207f5e859b9303bd7c39d99da53a16"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -145,6 +145,7 @@ const (
 	SpecThreads    = C.GI_SPEC_THREADS
 	SpecTile       = C.GI_SPEC_TILE
 	SpecRows       = C.GI_SPEC_ROWS
+	SpecFS         = C.GI_SPEC_FS
 )
 
 // The resampling kernels' sizes (kernels/resample_params.h).
