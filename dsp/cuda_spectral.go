@@ -33,20 +33,16 @@ const specFusedBlocks = 5
 // GI_SPEC_FS staged spectra.
 func specFusedSmem(n int) int { return 2*(n+n/32)*4 + n/16*8 + (n/2+1)*specFS*4 }
 
-// spectralCUDA runs the plan on the GPU (kernels/dsp_spectral.cu): for large
-// one-sided PSDs with nfft 1024, 2048 or 4096, gi_spec_fused_N in one pass; else every segment
-// of every row cut, detrended and windowed into a frame (gi_spec_frames), one
-// batched cuFFT transform of all frames (real to complex, or complex for two-sided
-// spectra), then the spectra scaled and transposed into d (gi_spec_post), or
-// averaged over the segments (gi_spec_welch). The window is kept on the device
-// (internal/devcache).
-func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) error {
+// specSetup is what every spectral launch needs: s's CUDA device, cuFFT loaded,
+// and the plan's window on the device (kept: internal/devcache), which the caller
+// releases once its work is queued.
+func specSetup(str core.Stream, s *core.State, sp *spectral) (*cuda.Backend, *core.Buffer, error) {
 	b, ok := s.Dev.(*cuda.Backend)
 	if !ok {
-		return fmt.Errorf("%s is not a CUDA device", s.Dev.Name())
+		return nil, nil, fmt.Errorf("%s is not a CUDA device", s.Dev.Name())
 	}
 	if _, _, err := cufft.Load(); err != nil {
-		return err
+		return nil, nil, err
 	}
 	win := make([]float32, len(sp.win))
 	for i, v := range sp.win {
@@ -56,6 +52,18 @@ func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) e
 	wbuf, err := devcache.Derived(b, str, "spec-window", [][]byte{wb}, len(wb), func(buf *core.Buffer) error {
 		return b.Copy2D(core.Copy{Dst: buf, SrcHost: wb, DstPitch: len(wb), SrcPitch: len(wb), Width: len(wb), Rows: 1}, str)
 	})
+	return b, wbuf, err
+}
+
+// spectralCUDA runs the plan on the GPU (kernels/dsp_spectral.cu): for large
+// one-sided PSDs with nfft 1024, 2048 or 4096, gi_spec_fused_N in one pass; else every segment
+// of every row cut, detrended and windowed into a frame (gi_spec_frames), one
+// batched cuFFT transform of all frames (real to complex, or complex for two-sided
+// spectra), then the spectra scaled and transposed into d (gi_spec_post), or
+// averaged over the segments (gi_spec_welch). The window is kept on the device
+// (internal/devcache).
+func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) error {
+	b, wbuf, err := specSetup(str, s, sp)
 	if err != nil {
 		return err
 	}
@@ -156,21 +164,7 @@ func levelsCUDA(str core.Stream, d, s *core.State, rng float32) error {
 // spectrum a segment, scaled by sp.scale/nfft: cuFFT's inverse is unnormalised),
 // one batched complex-to-real cuFFT transform, gi_spec_ola.
 func istftCUDA(str core.Stream, d, s *core.State, sp *spectral) error {
-	b, ok := s.Dev.(*cuda.Backend)
-	if !ok {
-		return fmt.Errorf("%s is not a CUDA device", s.Dev.Name())
-	}
-	if _, _, err := cufft.Load(); err != nil {
-		return err
-	}
-	win := make([]float32, len(sp.win))
-	for i, v := range sp.win {
-		win[i] = float32(v)
-	}
-	wb := f32Bytes(win)
-	wbuf, err := devcache.Derived(b, str, "spec-window", [][]byte{wb}, len(wb), func(buf *core.Buffer) error {
-		return b.Copy2D(core.Copy{Dst: buf, SrcHost: wb, DstPitch: len(wb), SrcPitch: len(wb), Width: len(wb), Rows: 1}, str)
-	})
+	b, wbuf, err := specSetup(str, s, sp)
 	if err != nil {
 		return err
 	}

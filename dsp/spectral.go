@@ -231,9 +231,10 @@ func (sp *spectral) double(k int) bool {
 	return !sp.twoSided && !sp.stft && k > 0 && !(sp.nfft%2 == 0 && k == sp.nfft/2)
 }
 
-// run makes dst (rows x cols of depth 32F and chans channels) and fills it from
-// s by the plan on s's device.
-func (sp *spectral) run(s *core.State, dst *gpuimage.Image, rows, cols, chans int, welch bool, opts []gpuimage.Option) error {
+// into makes dst (rows x cols, 32F, chans channels; through a new image where it
+// shares memory with s) and fills it on s's device: cpu on the CPU, gpu on CUDA.
+func (sp *spectral) into(s *core.State, dst *gpuimage.Image, rows, cols, chans int, opts []gpuimage.Option,
+	cpu func(d *core.State), gpu func(str core.Stream, d *core.State) error) error {
 	out := dst
 	if d := core.StateOf(dst); d == s || core.Overlaps(s, d) {
 		out = &gpuimage.Image{}
@@ -248,10 +249,10 @@ func (sp *spectral) run(s *core.State, dst *gpuimage.Image, rows, cols, chans in
 	}
 	err := core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
 		if s.Dev.IsCPU() {
-			spectralCPU(d, s, sp, welch)
+			cpu(d)
 			return nil
 		}
-		return spectralCUDA(str, d, s, sp, welch)
+		return gpu(str, d)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", sp.op, err)
@@ -310,7 +311,10 @@ func spectralCall(op string, kind spectralKind, src, dst *gpuimage.Image, o *Spe
 	if int64(rows)*int64(cols) > math.MaxInt32/4 {
 		return Axes{}, fmt.Errorf("%s: a %dx%d result: too large for one image", op, cols, rows)
 	}
-	if err := sp.run(s, dst, rows, cols, chans, kind == kindWelch, opts); err != nil {
+	welch := kind == kindWelch
+	err = sp.into(s, dst, rows, cols, chans, opts, func(d *core.State) { spectralCPU(d, s, sp, welch) },
+		func(str core.Stream, d *core.State) error { return spectralCUDA(str, d, s, sp, welch) })
+	if err != nil {
 		return Axes{}, err
 	}
 	return sp.axes(), nil
@@ -446,31 +450,6 @@ func ISTFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option
 	// SciPy scales by sum(w) (spectrum) or sqrt(fs sum(w²)) (psd): STFT's scale
 	// undone.
 	sp.scale = 1 / sp.scale
-	rows := s.Rows / sp.nfreq
-	out := dst
-	if d := core.StateOf(dst); d == s || core.Overlaps(s, d) {
-		out = &gpuimage.Image{}
-		defer out.Close()
-	}
-	d := core.StateOf(out)
-	if d == nil {
-		return fmt.Errorf("%s: %w: dst", op, gpuimage.ErrNil)
-	}
-	if err := d.Create(s.Dev, rows, sp.n, core.Depth32F, 1); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	err = core.Run(s.Dev, opts, []*core.State{s, d}, func(str core.Stream) error {
-		if s.Dev.IsCPU() {
-			istftCPU(d, s, sp)
-			return nil
-		}
-		return istftCUDA(str, d, s, sp)
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	if out != dst {
-		return out.CopyTo(dst, opts...)
-	}
-	return nil
+	return sp.into(s, dst, s.Rows/sp.nfreq, sp.n, 1, opts, func(d *core.State) { istftCPU(d, s, sp) },
+		func(str core.Stream, d *core.State) error { return istftCUDA(str, d, s, sp) })
 }
