@@ -73,7 +73,6 @@ type spectral struct {
 	nperseg, step, nfft int
 	pad                 int  // zeros before the signal (STFT's boundary: nperseg/2)
 	boundary            bool // STFT's boundary zeros and padding
-	length              int  // the signal with its boundary and padding zeros
 	nseg, nfreq         int
 	win                 []float64
 	detrend             Detrend
@@ -185,15 +184,15 @@ func newSpectral(op string, kind spectralKind, n int, o *SpectralOptions) (*spec
 	if sp.stft {
 		sp.scale = math.Sqrt(sp.scale)
 	}
-	sp.length = n
+	length := n // the signal with its boundary and padding zeros
 	if kind == kindSTFT {
 		// SciPy's boundary='zeros' and padded=True: nperseg/2 zeros on each side,
 		// then zeros to a whole number of steps.
 		sp.boundary, sp.pad = true, sp.nperseg/2
-		sp.length = n + 2*sp.pad
-		sp.length += (sp.step - (sp.length-sp.nperseg)%sp.step) % sp.step
+		length = n + 2*sp.pad
+		length += (sp.step - (length-sp.nperseg)%sp.step) % sp.step
 	}
-	sp.nseg = (sp.length-sp.nperseg)/sp.step + 1
+	sp.nseg = (length-sp.nperseg)/sp.step + 1
 	sp.nfreq = sp.nfft/2 + 1
 	if sp.twoSided {
 		sp.nfreq = sp.nfft
@@ -202,6 +201,20 @@ func newSpectral(op string, kind spectralKind, n int, o *SpectralOptions) (*spec
 		return nil, fmt.Errorf("%d segments of %d points: too many for one call", sp.nseg, sp.nfft)
 	}
 	return sp, nil
+}
+
+// maxGrid is the most blocks a CUDA grid has along y or z.
+const maxGrid = 65535
+
+// checkGrid refuses, on every device alike, a call of rows signals whose segments
+// or frequencies the GPU's kernels could not cover (a block row a signal, a tile of
+// specTile segments or frequencies a block).
+func (sp *spectral) checkGrid(rows int) error {
+	if rows > maxGrid || (sp.nseg+specTile-1)/specTile > maxGrid || (sp.nfreq+specTile-1)/specTile > maxGrid {
+		return fmt.Errorf("%d signals of %d segments and %d frequencies: too many for one call (at most %d signals, %d segments and frequencies)",
+			rows, sp.nseg, sp.nfreq, maxGrid, maxGrid*specTile)
+	}
+	return nil
 }
 
 // axes are the plan's frequencies and segment times, as SciPy returns them.
@@ -301,6 +314,9 @@ func spectralCall(op string, kind spectralKind, src, dst *gpuimage.Image, o *Spe
 	if err != nil {
 		return Axes{}, fmt.Errorf("%s: %w", op, err)
 	}
+	if err := sp.checkGrid(s.Rows); err != nil {
+		return Axes{}, fmt.Errorf("%s: %w", op, err)
+	}
 	rows, cols, chans := s.Rows*sp.nfreq, sp.nseg, 1
 	if sp.stft && sp.mode != ModeMagnitude {
 		chans = 2
@@ -377,6 +393,9 @@ func SpectrogramImage(src, dst *gpuimage.Image, o *SpectralOptions, io *Spectrog
 	if err != nil {
 		return Axes{}, fmt.Errorf("%s: %w", op, err)
 	}
+	if len(a.Freqs) > maxGrid { // gi_spec_max and gi_spec_db: a block row a frequency
+		return Axes{}, fmt.Errorf("%s: %d frequencies: a picture at most %d tall", op, len(a.Freqs), maxGrid)
+	}
 	levels := &gpuimage.Image{}
 	defer levels.Close()
 	p, l := core.StateOf(psd), core.StateOf(levels)
@@ -446,6 +465,9 @@ func ISTFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option
 	sp.n = sp.nperseg + (sp.nseg-1)*sp.step - 2*sp.pad
 	if sp.n < 1 {
 		return fmt.Errorf("%s: %d segments of %d samples leave no signal past the boundaries", op, sp.nseg, sp.nperseg)
+	}
+	if err := sp.checkGrid(s.Rows / sp.nfreq); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
 	}
 	// SciPy scales by sum(w) (spectrum) or sqrt(fs sum(w²)) (psd): STFT's scale
 	// undone.

@@ -207,6 +207,12 @@ func TestSpectralErrors(t *testing.T) {
 		}
 		dst.Close()
 	}
+	// More signals than the GPU's grid covers: refused on every device.
+	many, _ := gpuimage.New(gpuimage.CPU(), 65536, 4, gpuimage.CV32FC1)
+	defer many.Close()
+	if _, err := dsp.Welch(many, &gpuimage.Image{}, &dsp.SpectralOptions{NPerSeg: 2}); err == nil || !strings.Contains(err.Error(), "too many") {
+		t.Errorf("65536 signals: %v", err)
+	}
 	var f32c1 gpuimage.Image
 	if _, err := dsp.Spectrogram(src, nil, nil); err == nil {
 		t.Error("nil dst accepted")
@@ -274,6 +280,7 @@ func TestSpectrogramImage(t *testing.T) {
 		{src, o, &dsp.SpectrogramImageOptions{DynamicRange: -3}, "dynamic range"},
 		{src, o, &dsp.SpectrogramImageOptions{Colormap: "sepia"}, "sepia"},
 		{src, &dsp.SpectralOptions{NPerSeg: 64, Mode: dsp.ModeComplex}, nil, "mode"},
+		{src, &dsp.SpectralOptions{NPerSeg: 64, NFFT: 1 << 18}, nil, "tall"},
 	} {
 		d := &gpuimage.Image{}
 		if _, err := dsp.SpectrogramImage(bad.src, d, bad.o, bad.io); err == nil || !strings.Contains(err.Error(), bad.want) {
