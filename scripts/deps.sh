@@ -6,10 +6,11 @@
 #   - nvidia-cuda-toolkit (nvcc 11.8, CUDA headers and libcuda stubs for the cuda build)
 #   - python3-scipy (the reference the dsp package's tests compare with, run by /usr/bin/python3)
 #   - python3-pil (Pillow: the reference for resample.Scale)
+#   - python3-pywt, python3-skimage (PyWavelets and scikit-image: the references for wavelet)
 set -euo pipefail
 
 need=()
-for p in pkg-config libopencv-dev nvidia-cuda-toolkit python3-scipy python3-pil; do
+for p in pkg-config libopencv-dev nvidia-cuda-toolkit python3-scipy python3-pil python3-pywt python3-skimage; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -eq 0 ]; then
