@@ -12,6 +12,8 @@
 # PART=resize: Resize and the pyramids: GPU tests, bench with NPP and OpenCV, ncu;
 # PART=interp: Shepard, the colormaps and dsp's spectra: GPU tests, CLI, bench with
 #   CuPy and torch, memcheck;
+# PART=wavelet: the wavelet transforms and Denoise: GPU tests, CLI, bench with the
+#   torch Haar peer, ncu, memcheck;
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -137,6 +139,33 @@ if [ "$part" = interp ]; then
   san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   step sanitizer-interp bash -c "cd interp && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/interp.test' -test.run 'CUDA' -test.short -test.count=1 2>&1 | tail -3"
   step sanitizer-spec bash -c "cd dsp && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/dsp.test' -test.run 'CUDASpectral|CUDAISTFT|CUDASpectrogram' -test.short -test.count=1 2>&1 | tail -3"
+fi
+if [ "$part" = wavelet ]; then
+  # wavelet's GPU tests (every kernel size and mode against the CPU device), the dwt
+  # and denoise commands on the GPU against the CPU device, the bench's wavelet
+  # cases at 4096x4096 with the torch Haar beside them, ncu of the 2-D kernels,
+  # memcheck.
+  step wavelet-tests bash -c "cd wavelet && '$root/.gpu/tests/wavelet.test' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)" "$out/wavelet-tests.log"
+  step wavelet-cli bash -c "for d in cuda cpu; do $cli dwt testdata/images/camera.png -o /tmp/gi-dwt-\$d.npy -wavelet db4 -levels 3 -device \$d && $cli denoise testdata/images/chelsea.png -o /tmp/gi-dn-\$d.png -wavelet db2 -device \$d && $cli denoise testdata/images/astronaut.png -o /tmp/gi-dn2-\$d.png -wavelet sym4 -ycbcr=true -method visu -device \$d || exit 1; done && python3 -c \"import numpy as np, cv2; a,b=np.load('/tmp/gi-dwt-cuda.npy'),np.load('/tmp/gi-dwt-cpu.npy'); d=abs(a-b).max()/abs(b).max(); print('dwt npy max diff', d, 'of the largest'); assert d < 1e-5; ms=[abs(cv2.imread(f'/tmp/gi-{n}-cuda.png').astype(int)-cv2.imread(f'/tmp/gi-{n}-cpu.png').astype(int)).max() for n in ('dn','dn2')]; print('denoise max diffs', ms); assert max(ms) <= 1\""
+  tail -3 "$out/wavelet-cli.log"
+  : >"$out/wavelet.csv"
+  addcsv() { if [ -s "$out/wavelet.csv" ]; then tail -n +2 "$1"; else cat "$1"; fi >>"$out/wavelet.csv"; }
+  for sz in 4096x4096 1920x1080; do
+    w=${sz%x*}; h=${sz#*x}
+    step "wavelet-bench-$sz" .gpu/bench -sizes $sz -only wavelet -signals '' -e2e=false -reps 30 -o /tmp/gi-wb.csv && addcsv /tmp/gi-wb.csv
+    step "wavelet-torch-$sz" bash -c "ONLY=wavelet python3 bench/peers/gpu_peers.py $w $h 30 >>'$out/wavelet.csv'"
+  done
+  python3 bench/peers/compare.py "$out/wavelet.csv" | tee "$out/wavelet-compare.txt"
+  step wavelet-report python3 bench/peers/report.py "$out/wavelet.csv" "$out/wavelet-report"
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  for k in gi_wt_dwt2_f2:'wavelet haar2 1 level' gi_wt_dwt2_f8:'wavelet db4' gi_wt_idwt2_f2:'wavelet haar2 inverse'; do
+    step "ncu-${k%%:*}" "$ncu" --kernel-name "${k%%:*}" --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats \
+      .gpu/bench -e2e=false -only "${k#*:}" -sizes 4096x4096 -signals '' -reps 3 -warmup 3
+    grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Warp Cycles Per Issued" "$out/ncu-${k%%:*}.log" | head -8
+  done
+  san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  step sanitizer-wavelet bash -c "cd wavelet && timeout 300 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/wavelet.test' -test.run 'CUDA' -test.short -test.count=1 2>&1 | tail -3"
 fi
 if [ "$part" = jpeg ]; then
   # The library's nvJPEG decode and encode of 4K photo-like JPEGs (16 goroutines),

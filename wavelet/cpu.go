@@ -1,6 +1,8 @@
 package wavelet
 
 import (
+	"math"
+
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/cpu"
 )
@@ -134,4 +136,34 @@ func (st *step) inv(a, d *mat) *mat {
 		}
 	})
 	return out
+}
+
+// sumSquaresCPU is the CPU twin of gi_wt_sumsq: a band's sum of squares.
+func sumSquaresCPU(s *core.State) float64 {
+	v := cpu.HostView(s)
+	t := 0.0
+	for r := 0; r < s.Rows; r++ {
+		for _, x := range cpu.Row[float32](v, r) {
+			t += float64(x) * float64(x)
+		}
+	}
+	return t
+}
+
+// thresholdCPU is the CPU twin of gi_wt_threshold (pywt.threshold): soft, x -
+// thr sign(x) where |x| > thr; hard, x where |x| >= thr; 0 elsewhere.
+func thresholdCPU(s *core.State, thr float32, hard bool) {
+	v := cpu.HostView(s)
+	for r := 0; r < s.Rows; r++ {
+		row := cpu.Row[float32](v, r)
+		for i, x := range row {
+			a := float32(math.Abs(float64(x)))
+			switch {
+			case hard && a < thr, !hard && a <= thr:
+				row[i] = 0
+			case !hard:
+				row[i] = float32(math.Copysign(float64(a-thr), float64(x)))
+			}
+		}
+	}
 }

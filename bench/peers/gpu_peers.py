@@ -89,6 +89,36 @@ try:
         ("scale bicubic 1/2", "8UC3", 3.75, lambda: F.interpolate(rgb, size=(h // 2, w // 2), mode="bicubic", antialias=True)),
         ("scale bilinear 1/2", "8UC3", 3.75, lambda: F.interpolate(rgb, size=(h // 2, w // 2), mode="bilinear", antialias=True)),
     ])
+    # A 2-D Haar transform as a torch user writes one (there is no GPU wavelet
+    # library on the host): the four polyphase quarters, their sums and differences,
+    # level after level on the approximation; beside gpuimg's "wavelet haar2" cases.
+    img = torch.rand((h, w), device="cuda")
+
+    def haar2(x, levels):
+        out = []
+        for _ in range(levels):
+            a, b, c, d = x[0::2, 0::2], x[0::2, 1::2], x[1::2, 0::2], x[1::2, 1::2]
+            out.append(((a + b - c - d) / 2, (a - b + c - d) / 2, (a - b - c + d) / 2))
+            x = (a + b + c + d) / 2
+        return x, out
+
+    def ihaar2(x, details):
+        for ch, cv, cd in reversed(details):
+            y = torch.empty((2 * x.shape[0], 2 * x.shape[1]), device="cuda")
+            y[0::2, 0::2] = (x + ch + cv + cd) / 2
+            y[0::2, 1::2] = (x + ch - cv - cd) / 2
+            y[1::2, 0::2] = (x - ch + cv - cd) / 2
+            y[1::2, 1::2] = (x - ch - cv + cd) / 2
+            x = y
+        return x
+
+    coeffs5 = haar2(img, 5)
+    wbytes = lambda levels: sum(8 / 4 ** l for l in range(levels))  # noqa: E731 - bytes a pixel, as the Go bench
+    report("torch-cuda", torch_timer, [
+        ("wavelet haar2 1 level", "32FC1", wbytes(1), lambda: haar2(img, 1)),
+        ("wavelet haar2 5 levels", "32FC1", wbytes(5), lambda: haar2(img, 5)),
+        ("wavelet haar2 inverse 5 levels", "32FC1", wbytes(5), lambda: ihaar2(*coeffs5)),
+    ])
 except Exception as e:  # noqa: BLE001 - report it and go on to CuPy
     print("torch peer failed:", e, file=sys.stderr)
 

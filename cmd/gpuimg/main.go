@@ -46,6 +46,7 @@ Usage:
   gpuimg fir|iir|crossover IN... -o OUT    filter signals (WAV, .npy) or a -stream
   gpuimg idw POINTS.csv -o OUT -size WxH   map scattered readings (inverse distance weighting)
   gpuimg spectrogram IN.wav -o OUT.png     draw a signal's spectrogram
+  gpuimg dwt IN -o OUT                     an image's wavelet coefficients as a mosaic
   gpuimg help [OPERATION|run]
 
 A step is OPERATION[:VALUE|:NAME=VALUE]...; bare values fill the parameters in order,
@@ -117,6 +118,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdIDW(args[1:], stdout, stderr)
 	case name == "spectrogram":
 		return cmdSpectrogram(args[1:], stdout, stderr)
+	case name == "dwt":
+		return cmdDWT(args[1:], stdout, stderr)
 	case ops[name] != nil:
 		return cmdOp(ops[name], args[1:], stdout, stderr)
 	case sigCmds[name] != nil:

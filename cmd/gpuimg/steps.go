@@ -12,6 +12,7 @@ import (
 	"github.com/gpuimg/gpuimg/fftfilter"
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/resample"
+	"github.com/gpuimg/gpuimg/wavelet"
 )
 
 // stepFunc runs one operation from src into dst on the stream on names.
@@ -238,6 +239,41 @@ func init() {
 				}
 				return resample.Scale(src, dst, out, f, on)
 			}, first(err1, err2, err3)
+		}})
+	addOp(&opSpec{name: "denoise", summary: "wavelet denoising (scikit-image's denoise_wavelet): details thresholded, BayesShrink or VisuShrink",
+		params: []param{{"wavelet", "db1", "the wavelet: haar, db1-db10, sym2-sym10, coif1-coif5, bior*, rbio*"},
+			{"levels", "0", "levels of the transform (0: the deepest less 3, at least 1)"},
+			{"method", "bayes", "thresholds: bayes (BayesShrink, one a subband) or visu (VisuShrink, universal)"},
+			{"hard", "false", "hard thresholding instead of soft"},
+			{"sigma", "0", "the noise's standard deviation in pixel units, every channel (0: estimated from the finest details)"},
+			{"ycbcr", "false", "denoise a colour image's luma and chroma instead of B, G and R"}},
+		example: "gpuimg denoise noisy.png -o clean.png -wavelet db4 -levels 3",
+		build: func(a args) (stepFunc, error) {
+			w, err1 := wavelet.New(a["wavelet"])
+			lv, err2 := a.int("levels")
+			hard, err3 := strconv.ParseBool(a["hard"])
+			sg, err4 := a.float("sigma")
+			ycc, err5 := strconv.ParseBool(a["ycbcr"])
+			var m wavelet.ShrinkMethod
+			var err6 error
+			switch strings.ToLower(a["method"]) {
+			case "bayes", "bayesshrink":
+				m = wavelet.BayesShrink
+			case "visu", "visushrink":
+				m = wavelet.VisuShrink
+			default:
+				err6 = fmt.Errorf("method=%q: bayes or visu", a["method"])
+			}
+			return func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+				o := &wavelet.DenoiseOptions{Wavelet: w, Levels: lv, Method: m, Hard: hard, YCbCr: ycc}
+				if sg != 0 {
+					o.Sigma = make([]float64, src.Channels())
+					for i := range o.Sigma {
+						o.Sigma[i] = sg
+					}
+				}
+				return wavelet.Denoise(src, dst, o, on)
+			}, first(err1, err2, err3, err4, err5, err6)
 		}})
 	addOp(&opSpec{name: "pyrdown", summary: "blur and halve (OpenCV's pyrDown)",
 		params:  []param{{"size", "0", "output size WxH (0: half, rounded up)"}, pBorder},

@@ -11,6 +11,7 @@ package kparams
 #include "../../kernels/dsp_params.h"
 #include "../../kernels/resample_params.h"
 #include "../../kernels/interp_params.h"
+#include "../../kernels/wavelet_params.h"
 static int gi_rsep_blocks(int k, int c, int e) { return GI_RSEP_BLOCKS(k, c, e); }
 static int gi_ipack_blocks(int c) { return GI_IPACK_BLOCKS(c); }
 static float gi_shepard_eps(void) { return GI_SHEPARD_EPS; }
@@ -27,7 +28,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "4632cec6a8efc1b27dacfd38ca959ea698207f5e859b9303bd7c39d99da53a16"
+const HeadersSum = "fe8b9c2691cf81a97c3f832e0d4ada88bca05f3e3f711cc55a0ad65ecd120ea3"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -55,7 +56,7 @@ func Fields(v any) []Field {
 func Geo() any { return C.struct_Geo{} }
 
 // Structs returns the kernels' parameter structs of kernels/core_params.h,
-// color_params.h, fft_params.h, dsp_params.h, resample_params.h, interp_params.h and the taps of filter_params.h by name,
+// color_params.h, fft_params.h, dsp_params.h, resample_params.h, interp_params.h, wavelet_params.h and the taps of filter_params.h by name,
 // for Fields (and their sizes: reflect's Size of each).
 func Structs() map[string]any {
 	return map[string]any{
@@ -104,6 +105,9 @@ func Structs() map[string]any {
 		"PyrParams":          C.struct_PyrParams{},
 		// kernels/interp_params.h
 		"ShepardParams": C.struct_ShepardParams{},
+		// kernels/wavelet_params.h
+		"WtParams":     C.struct_WtParams{},
+		"WtBandParams": C.struct_WtBandParams{},
 	}
 }
 
@@ -165,6 +169,18 @@ const (
 	ShepardPX   = C.GI_SHEPARD_PX
 	ShepardTile = C.GI_SHEPARD_TILE
 	ShepardMaxK = C.GI_SHEPARD_MAXK
+)
+
+// The wavelet kernels' sizes (kernels/wavelet_params.h).
+const (
+	WtMaxF = C.GI_WT_MAXF
+	WtTaps = C.GI_WT_TAPS
+	WtRT   = C.GI_WT_RT
+	WtBX   = C.GI_WT_BX
+	WtBY   = C.GI_WT_BY
+	WtCT   = C.GI_WT_CT
+	WtFX   = C.GI_WT_FX
+	WtFY   = C.GI_WT_FY
 )
 
 // ShepardEps is GI_SHEPARD_EPS (a float macro, which cgo does not read as a constant).

@@ -1,0 +1,194 @@
+//go:build cuda
+
+package wavelet_test
+
+import (
+	"fmt"
+	"image"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
+	"github.com/gpuimg/gpuimg/wavelet"
+)
+
+// runOn runs fn's transform of the inputs (rows, uploaded to dev) into poisoned
+// outputs of the sizes the CPU run gave (nil: fresh ones) and returns the outputs.
+func runOn(t *testing.T, dev *gpuimage.Device, in [][][]float32, nout int, like []*gpuimage.Image,
+	fn func(in, out []*gpuimage.Image) error) []*gpuimage.Image {
+	t.Helper()
+	ims := make([]*gpuimage.Image, len(in))
+	for i, v := range in {
+		ims[i] = tu.UploadRows(t, dev, v)
+	}
+	defer closeIms(ims)
+	outs := make([]*gpuimage.Image, nout)
+	for i := range outs {
+		outs[i] = &gpuimage.Image{}
+		if like != nil {
+			outs[i] = tu.Poisoned(t, dev, like[i].Rows(), like[i].Cols(), gpuimage.CV32FC1)
+		}
+	}
+	if err := fn(ims, outs); err != nil {
+		t.Fatal(err)
+	}
+	return outs
+}
+
+// compareRuns runs fn on the CPU device and on the GPU (into poisoned outputs) and
+// compares them within 1e-5 of the CPU's magnitudes.
+func compareRuns(t *testing.T, name string, gpu *gpuimage.Device, in [][][]float32, nout int, fn func(in, out []*gpuimage.Image) error) {
+	t.Helper()
+	want := runOn(t, gpuimage.CPU(), in, nout, nil, fn)
+	defer closeIms(want)
+	got := runOn(t, gpu, in, nout, want, fn)
+	defer closeIms(got)
+	for i := range want {
+		checkClose(t, fmt.Sprintf("%s out %d", name, i), rowsOf(t, got[i]), rowsOf(t, want[i]))
+	}
+}
+
+// The wavelet kernels against the CPU device: every kernel size (haar, db4,
+// db10, coif5 and lengths between), every mode, odd sizes (1x1, 1xN, Nx1,
+// 451x300, 4097x3), forward and inverse, along rows and columns and 2-D.
+func TestCUDAMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	sizes := [][2]int{{1, 1}, {1, 9}, {7, 1}, {300, 451}, {3, 4097}, {37, 70}}
+	for _, wn := range []string{"haar", "db2", "db4", "sym6", "db10", "coif4", "coif5", "bior4.4"} {
+		w := mustWavelet(t, wn)
+		for mi, m := range allModes {
+			for si, sz := range sizes {
+				if testing.Short() && (si+mi)%3 != 0 {
+					continue
+				}
+				x := [][][]float32{randRows(r, sz[0], sz[1])}
+				name := fmt.Sprintf("%s %v %dx%d", wn, m, sz[1], sz[0])
+				for _, axis := range []wavelet.Axis{wavelet.AlongRows, wavelet.AlongCols} {
+					compareRuns(t, name+" DWT "+axis.String(), gpu, x, 2, func(in, out []*gpuimage.Image) error {
+						return wavelet.DWT(in[0], out[0], out[1], w, m, axis)
+					})
+					n := sz[1]
+					if axis == wavelet.AlongCols {
+						n = sz[0]
+					}
+					k := wavelet.CoeffLen(n, w.Len(), m)
+					if m == wavelet.Periodization || 2*k-w.Len()+2 >= 1 {
+						cr, cc := sz[0], k
+						if axis == wavelet.AlongCols {
+							cr, cc = k, sz[1]
+						}
+						c := [][][]float32{randRows(r, cr, cc), randRows(r, cr, cc)}
+						compareRuns(t, name+" IDWT "+axis.String(), gpu, c, 1, func(in, out []*gpuimage.Image) error {
+							return wavelet.IDWT(in[0], in[1], out[0], w, m, axis)
+						})
+					}
+				}
+				compareRuns(t, name+" DWT2", gpu, x, 4, func(in, out []*gpuimage.Image) error {
+					return wavelet.DWT2(in[0], out[0], out[1], out[2], out[3], w, m)
+				})
+				kr, kc := wavelet.CoeffLen(sz[0], w.Len(), m), wavelet.CoeffLen(sz[1], w.Len(), m)
+				if m == wavelet.Periodization || (2*kr-w.Len()+2 >= 1 && 2*kc-w.Len()+2 >= 1) {
+					c := [][][]float32{randRows(r, kr, kc), randRows(r, kr, kc), randRows(r, kr, kc), randRows(r, kr, kc)}
+					compareRuns(t, name+" IDWT2", gpu, c, 1, func(in, out []*gpuimage.Image) error {
+						return wavelet.IDWT2(in[0], in[1], in[2], in[3], out[0], w, m)
+					})
+				}
+			}
+		}
+	}
+}
+
+// Views: a transform of a region of a larger image into regions of larger
+// outputs, on the GPU against the CPU device.
+func TestCUDAViews(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	w := mustWavelet(t, "db3")
+	x := randRows(r, 80, 90)
+	run := func(dev *gpuimage.Device) [][]float64 {
+		big := tu.UploadRows(t, dev, x)
+		defer big.Close()
+		src, err := big.Region(image.Rect(3, 5, 80, 66))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer src.Close()
+		outs := make([]*gpuimage.Image, 4)
+		k := wavelet.CoeffLen(61, w.Len(), wavelet.Symmetric)
+		kc := wavelet.CoeffLen(77, w.Len(), wavelet.Symmetric)
+		for i := range outs {
+			p := tu.Poisoned(t, dev, k+3, kc+5, gpuimage.CV32FC1)
+			defer p.Close()
+			if outs[i], err = p.Region(image.Rect(2, 1, 2+kc, 1+k)); err != nil {
+				t.Fatal(err)
+			}
+			defer outs[i].Close()
+		}
+		if err := wavelet.DWT2(src, outs[0], outs[1], outs[2], outs[3], w, wavelet.Symmetric); err != nil {
+			t.Fatal(err)
+		}
+		rec := &gpuimage.Image{}
+		defer rec.Close()
+		if err := wavelet.IDWT2(outs[0], outs[1], outs[2], outs[3], rec, w, wavelet.Symmetric); err != nil {
+			t.Fatal(err)
+		}
+		var all [][]float64
+		for _, o := range outs {
+			all = append(all, rowsOf(t, o)...)
+		}
+		return append(all, rowsOf(t, rec)...)
+	}
+	want := run(gpuimage.CPU())
+	got := run(gpu)
+	for i := range want {
+		checkClose(t, fmt.Sprintf("views row %d", i), [][]float64{got[i]}, [][]float64{want[i]})
+	}
+}
+
+// Multi-level round trips and Denoise on the GPU: WaveRec(WaveDec(x)) is x for
+// every wavelet family and mode, and Denoise gives the CPU device's pictures
+// within 1 level.
+func TestCUDAMultiLevelAndDenoise(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	for _, wn := range []string{"haar", "db4", "sym8", "coif5", "bior2.2", "rbio6.8"} {
+		w := mustWavelet(t, wn)
+		for j, m := range allModes {
+			checkRoundTrip(t, gpu, fmt.Sprintf("%s %v 1-D", wn, m), randRows(r, 3, 1001+j), w, m, false, wavelet.AlongRows)
+			checkRoundTrip(t, gpu, fmt.Sprintf("%s %v 2-D", wn, m), randRows(r, 129, 211+2*j), w, m, true, 0)
+		}
+	}
+	for _, o := range []wavelet.DenoiseOptions{{}, {Method: wavelet.VisuShrink, Hard: true}, {YCbCr: true, Wavelet: mustWavelet(t, "db4")}} {
+		for _, cn := range []int{1, 3} {
+			if o.YCbCr && cn != 3 {
+				continue
+			}
+			pic := noisyPicture(r, 300, 451, cn)
+			mt := gpuimage.MakeType(gpuimage.Depth8U, cn)
+			var outs [][]byte
+			for _, dev := range []*gpuimage.Device{gpuimage.CPU(), gpu} {
+				src, err := gpuimage.New(dev, 300, 451, mt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := src.Upload(pic); err != nil {
+					t.Fatal(err)
+				}
+				dst := tu.Poisoned(t, dev, 300, 451, mt)
+				if err := wavelet.Denoise(src, dst, &o); err != nil {
+					t.Fatal(err)
+				}
+				outs = append(outs, tu.Bytes(t, dst))
+				src.Close()
+				dst.Close()
+			}
+			for i := range outs[0] {
+				if d := int(outs[0][i]) - int(outs[1][i]); d > 1 || d < -1 {
+					t.Errorf("Denoise %+v cn=%d: byte %d is %d on the GPU, %d on the CPU", o, cn, i, outs[1][i], outs[0][i])
+					break
+				}
+			}
+		}
+	}
+}
