@@ -1,6 +1,7 @@
 package dsp
 
 import (
+	"slices"
 	"math"
 	"math/cmplx"
 	"unsafe"
@@ -160,6 +161,13 @@ func spectralCPU(d, s *core.State, sp *spectral, welch bool) {
 		}
 		coef := make([]complex128, sp.nfreq)
 		acc := make([]float64, sp.nfreq)
+		var all [][]float64 // Welch's median: each frequency's periodogram values
+		if welch && sp.median {
+			all = make([][]float64, sp.nfreq)
+			for k := range all {
+				all[k] = make([]float64, sp.nseg)
+			}
+		}
 		for r := y0; r < y1; r++ {
 			x := cpu.Row[float32](sv, r)
 			clear(acc)
@@ -177,6 +185,9 @@ func spectralCPU(d, s *core.State, sp *spectral, welch bool) {
 					v := sp.value(c, k)
 					if welch {
 						acc[k] += real(v)
+						if all != nil {
+							all[k][j] = real(v)
+						}
 						continue
 					}
 					out := cpu.Row[float32](dv, r*sp.nfreq+k)
@@ -190,6 +201,10 @@ func spectralCPU(d, s *core.State, sp *spectral, welch bool) {
 			if welch {
 				out := cpu.Row[float32](dv, r)
 				for k, v := range acc {
+					if all != nil {
+						out[k] = float32(median(all[k]) / medianBias(sp.nseg))
+						continue
+					}
 					out[k] = float32(v / float64(sp.nseg))
 				}
 			}
@@ -324,4 +339,15 @@ func istftCPU(d, s *core.State, sp *spectral) {
 			}
 		}
 	})
+}
+
+// median is v's median (the mean of the middle two for an even count); it
+// reorders v.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
 }

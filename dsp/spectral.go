@@ -58,7 +58,17 @@ type SpectralOptions struct {
 	TwoSided bool // all NFFT frequencies in FFT order, not the NFFT/2+1 non-negative ones
 	Scaling  Scaling
 	Mode     SpectrumMode // Spectrogram only
+	Average  Average      // Welch only: the segments' mean (default) or median
 }
+
+// Average is how Welch combines its segments' periodograms (SciPy's average).
+type Average int
+
+// The averages.
+const (
+	AverageMean   Average = iota
+	AverageMedian         // the median, divided by its bias against the mean for exponentially distributed values (SciPy's _median_bias)
+)
 
 // Axes are a spectral result's frequencies (Hz, its rows) and times (seconds,
 // the middles of its segments, its columns).
@@ -81,6 +91,18 @@ type spectral struct {
 	mode                SpectrumMode
 	stft                bool // X, not |X|²: STFT, Spectrogram's magnitude and complex modes
 	fs                  float64
+	median              bool // Welch: the median of the periodograms, scale divided by medianBias
+}
+
+// medianBias is the median's bias for n segments (SciPy's _median_bias):
+// 1 + sum over ii = 2, 4, .., 2*((n-1)/2) of 1/(ii+1) - 1/ii.
+func medianBias(n int) float64 {
+	b := 1.0
+	for i := 1; i <= (n-1)/2; i++ {
+		ii := 2 * float64(i)
+		b += 1/(ii+1) - 1/ii
+	}
+	return b
 }
 
 // spectralKind says which SciPy function a plan follows.
@@ -98,6 +120,13 @@ func newSpectral(op string, kind spectralKind, n int, o *SpectralOptions) (*spec
 		o = &SpectralOptions{}
 	}
 	sp := &spectral{op: op, n: n, fs: o.Fs, twoSided: o.TwoSided, mode: o.Mode, detrend: o.Detrend}
+	switch {
+	case o.Average != AverageMean && o.Average != AverageMedian:
+		return nil, fmt.Errorf("average %d: AverageMean or AverageMedian", o.Average)
+	case o.Average == AverageMedian && kind != kindWelch:
+		return nil, fmt.Errorf("average: Welch's option only")
+	}
+	sp.median = o.Average == AverageMedian
 	if sp.fs == 0 {
 		sp.fs = 1
 	}
@@ -297,9 +326,9 @@ func STFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option)
 
 // Welch estimates each row's power spectral density by Welch's method, as
 // scipy.signal.welch(x, fs, window, nperseg, noverlap, nfft, detrend,
-// return_onesided, scaling, axis=-1, average='mean'): the mean of the segments'
-// periodograms, one row of dst (32FC1) a signal, the returned frequencies its
-// columns.
+// return_onesided, scaling, axis=-1, average): the mean of the segments'
+// periodograms (or, AverageMedian, their median over SciPy's bias), one row of
+// dst (32FC1) a signal, the returned frequencies its columns.
 func Welch(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option) ([]float64, error) {
 	a, err := spectralCall("dsp.Welch", kindWelch, src, dst, o, opts)
 	return a.Freqs, err

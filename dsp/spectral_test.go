@@ -72,7 +72,8 @@ func (c spectralCase) scipyArgs(x []float64) map[string]any {
 		nfft = o.NFFT
 	}
 	return map[string]any{"fn": c.fn, "x": x, "fs": fs, "window": w, "nperseg": nperseg, "noverlap": noverlap, "nfft": nfft,
-		"detrend": detrend, "onesided": !o.TwoSided, "scaling": scaling, "mode": []string{"psd", "magnitude", "complex"}[o.Mode]}
+		"detrend": detrend, "onesided": !o.TwoSided, "scaling": scaling, "mode": []string{"psd", "magnitude", "complex"}[o.Mode],
+		"average": []string{"mean", "median"}[o.Average]}
 }
 
 var spectralCases = []spectralCase{
@@ -90,6 +91,9 @@ var spectralCases = []spectralCase{
 	{"welch", dsp.SpectralOptions{NPerSeg: 128}, 4097},
 	{"welch", dsp.SpectralOptions{NPerSeg: 50, NOverlap: 10, Detrend: dsp.DetrendLinear, Scaling: dsp.ScalingSpectrum, Fs: 44100}, 999},
 	{"welch", dsp.SpectralOptions{NPerSeg: 9, TwoSided: true, Window: dsp.Tukey(0.5)}, 20},
+	{"welch", dsp.SpectralOptions{NPerSeg: 64, Average: dsp.AverageMedian}, 1001},
+	{"welch", dsp.SpectralOptions{NPerSeg: 33, NOverlap: 20, Average: dsp.AverageMedian, Scaling: dsp.ScalingSpectrum}, 500},
+	{"welch", dsp.SpectralOptions{NPerSeg: 16, Average: dsp.AverageMedian, TwoSided: true}, 16},
 }
 
 // spectralRun calls c's function on src.

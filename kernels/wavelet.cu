@@ -200,7 +200,6 @@ __device__ __forceinline__ void dwt2(const WtParams& p) {
   __shared__ float v[2][FY][2][HC];
   const int f = p.f;
   const int lc = 2 * FX + f - 2, lr = 2 * FY + f - 2;
-  const int tid = threadIdx.y * GI_WT_BX + threadIdx.x;
   const int ox0 = blockIdx.x * FX;
   const int rx0 = 2 * ox0 + p.off - f + 1;
   for (int by = blockIdx.y; by * FY < p.oh; by += gridDim.y) {
@@ -208,9 +207,19 @@ __device__ __forceinline__ void dwt2(const WtParams& p) {
     const int ry0 = 2 * oy0 + p.off - f + 1;
     const bool inside = rx0 >= 0 && rx0 + lc <= p.iw && ry0 >= 0 && ry0 + lr <= p.ih;
     if (inside) {
-      for (int tr = threadIdx.y; tr < lr; tr += GI_WT_BY) {
-        const char* line = rowp(p.in[0], p.ip[0], ry0 + tr);
-        for (int tc = threadIdx.x; tc < lc; tc += GI_WT_BX) x[tr][tc] = at(line, 4, rx0 + tc);
+      // Unrolled to the tile's largest size, so that a thread's loads are all in
+      // flight at once.
+#pragma unroll
+      for (int q = 0; q < (LR + GI_WT_BY - 1) / GI_WT_BY; q++) {
+        const int tr = threadIdx.y + q * GI_WT_BY;
+        if (tr < lr) {
+          const char* line = rowp(p.in[0], p.ip[0], ry0 + tr);
+#pragma unroll
+          for (int u = 0; u < (LC + GI_WT_BX - 1) / GI_WT_BX; u++) {
+            const int tc = threadIdx.x + u * GI_WT_BX;
+            if (tc < lc) x[tr][tc] = at(line, 4, rx0 + tc);
+          }
+        }
       }
     } else {
       for (int tr = threadIdx.y; tr < lr; tr += GI_WT_BY) {
@@ -227,20 +236,28 @@ __device__ __forceinline__ void dwt2(const WtParams& p) {
       }
     }
     __syncthreads();
-    // Column pass: v[0] (lo) and v[1] (hi) of output row l, tile column tc.
-    for (int i = tid; i < FY * lc; i += GI_WT_BX * GI_WT_BY) {
-      const int l = i / lc, tc = i - l * lc;
-      float sl = 0.f, sh = 0.f;
+    // Column pass: v[0] (lo) and v[1] (hi) of output rows l = ty, ty + BY, ... of
+    // tile columns tc = tx, tx + BX, ...
 #pragma unroll
-      for (int j = 0; j < FM; j++) {
-        if (j < f) {
-          const float val = x[2 * l + f - 1 - j][tc];
-          sl = fmaf(p.lo[j], val, sl);
-          sh = fmaf(p.hi[j], val, sh);
+    for (int u = 0; u < (LC + GI_WT_BX - 1) / GI_WT_BX; u++) {
+      const int tc = threadIdx.x + u * GI_WT_BX;
+      if (tc < lc) {
+#pragma unroll 1
+        for (int q = 0; q < FY / GI_WT_BY; q++) {
+          const int l = threadIdx.y + q * GI_WT_BY;
+          float sl = 0.f, sh = 0.f;
+#pragma unroll
+          for (int j = 0; j < FM; j++) {
+            if (j < f) {
+              const float val = x[2 * l + f - 1 - j][tc];
+              sl = fmaf(p.lo[j], val, sl);
+              sh = fmaf(p.hi[j], val, sh);
+            }
+          }
+          v[0][l][tc & 1][tc >> 1] = sl;
+          v[1][l][tc & 1][tc >> 1] = sh;
         }
       }
-      v[0][l][tc & 1][tc >> 1] = sl;
-      v[1][l][tc & 1][tc >> 1] = sh;
     }
     __syncthreads();
     // Row pass: aa (cA), ad (cV), da (cH), dd (cD).
@@ -422,7 +439,59 @@ __device__ __forceinline__ void idwt2(const WtParams& p) {
   }
 }
 
+// Haar (2 taps) in 2-D, even sizes: a thread reads a 2x4 block of the image (two
+// 16-byte loads) and writes 2 coefficients of each subband (8-byte stores); the
+// inverse reads 2 of each subband and writes the 2x4 block. No tile, no extension
+// (2 taps reach no sample past an even length).
+__device__ __forceinline__ void haar2(const WtParams& p) {
+  const int ox = 2 * (blockIdx.x * GI_WT_BX + threadIdx.x);
+  if (ox >= p.ow) return;
+  const float l0 = p.lo[0], l1 = p.lo[1], h0 = p.hi[0], h1 = p.hi[1];
+  for (int oy = blockIdx.y * GI_WT_BY + threadIdx.y; oy < p.oh; oy += gridDim.y * GI_WT_BY) {
+    const float4 r0 = __ldg(reinterpret_cast<const float4*>(rowp(p.in[0], p.ip[0], 2 * oy)) + ox / 2);
+    const float4 r1 = __ldg(reinterpret_cast<const float4*>(rowp(p.in[0], p.ip[0], 2 * oy + 1)) + ox / 2);
+    // Column pass (sample 2o+1 takes tap 0, 2o tap 1), then the row pass.
+    const float4 vl = make_float4(fmaf(l0, r1.x, l1 * r0.x), fmaf(l0, r1.y, l1 * r0.y), fmaf(l0, r1.z, l1 * r0.z),
+                                  fmaf(l0, r1.w, l1 * r0.w));
+    const float4 vh = make_float4(fmaf(h0, r1.x, h1 * r0.x), fmaf(h0, r1.y, h1 * r0.y), fmaf(h0, r1.z, h1 * r0.z),
+                                  fmaf(h0, r1.w, h1 * r0.w));
+    reinterpret_cast<float2*>(orow(p.out[0], p.op[0], oy))[ox / 2] =
+        make_float2(fmaf(l0, vl.y, l1 * vl.x), fmaf(l0, vl.w, l1 * vl.z));
+    reinterpret_cast<float2*>(orow(p.out[1], p.op[1], oy))[ox / 2] =
+        make_float2(fmaf(l0, vh.y, l1 * vh.x), fmaf(l0, vh.w, l1 * vh.z));
+    reinterpret_cast<float2*>(orow(p.out[2], p.op[2], oy))[ox / 2] =
+        make_float2(fmaf(h0, vl.y, h1 * vl.x), fmaf(h0, vl.w, h1 * vl.z));
+    reinterpret_cast<float2*>(orow(p.out[3], p.op[3], oy))[ox / 2] =
+        make_float2(fmaf(h0, vh.y, h1 * vh.x), fmaf(h0, vh.w, h1 * vh.z));
+  }
+}
+
+__device__ __forceinline__ void ihaar2(const WtParams& p) {
+  const int kx = 2 * (blockIdx.x * GI_WT_BX + threadIdx.x);
+  if (kx >= p.iw) return;
+  const float l0 = p.lo[0], l1 = p.lo[1], h0 = p.hi[0], h1 = p.hi[1];
+  for (int ky = blockIdx.y * GI_WT_BY + threadIdx.y; ky < p.ih; ky += gridDim.y * GI_WT_BY) {
+    const float2 a = __ldg(reinterpret_cast<const float2*>(rowp(p.in[0], p.ip[0], ky)) + kx / 2);
+    const float2 h = __ldg(reinterpret_cast<const float2*>(rowp(p.in[1], p.ip[1], ky)) + kx / 2);
+    const float2 v = __ldg(reinterpret_cast<const float2*>(rowp(p.in[2], p.ip[2], ky)) + kx / 2);
+    const float2 d = __ldg(reinterpret_cast<const float2*>(rowp(p.in[3], p.ip[3], ky)) + kx / 2);
+    // Row pass: lo from cA and cV, hi from cH and cD (output 2k takes tap 0, 2k+1
+    // tap 1); then the column pass the same way.
+    const float4 lo = make_float4(fmaf(l0, a.x, h0 * v.x), fmaf(l1, a.x, h1 * v.x), fmaf(l0, a.y, h0 * v.y),
+                                  fmaf(l1, a.y, h1 * v.y));
+    const float4 hi = make_float4(fmaf(l0, h.x, h0 * d.x), fmaf(l1, h.x, h1 * d.x), fmaf(l0, h.y, h0 * d.y),
+                                  fmaf(l1, h.y, h1 * d.y));
+    reinterpret_cast<float4*>(orow(p.out[0], p.op[0], 2 * ky))[kx / 2] =
+        make_float4(fmaf(l0, lo.x, h0 * hi.x), fmaf(l0, lo.y, h0 * hi.y), fmaf(l0, lo.z, h0 * hi.z), fmaf(l0, lo.w, h0 * hi.w));
+    reinterpret_cast<float4*>(orow(p.out[0], p.op[0], 2 * ky + 1))[kx / 2] =
+        make_float4(fmaf(l1, lo.x, h1 * hi.x), fmaf(l1, lo.y, h1 * hi.y), fmaf(l1, lo.z, h1 * hi.z), fmaf(l1, lo.w, h1 * hi.w));
+  }
+}
+
 }  // namespace wt
+
+extern "C" __global__ void __launch_bounds__(GI_WT_BX * GI_WT_BY) gi_wt_dwt2_haar(WtParams p) { wt::haar2(p); }
+extern "C" __global__ void __launch_bounds__(GI_WT_BX * GI_WT_BY) gi_wt_idwt2_haar(WtParams p) { wt::ihaar2(p); }
 
 #define GI_WT_KERNELS(FM)                                                                                         \
   extern "C" __global__ void __launch_bounds__(GI_WT_RT) gi_wt_dwt_rows_f##FM(WtParams p) { wt::dwt_rows<FM>(p); } \

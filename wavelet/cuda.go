@@ -43,6 +43,16 @@ func (st *step) cuda(str core.Stream) error {
 		p.Lo[j], p.Hi[j] = float32(st.lo[j]), float32(st.hi[j])
 	}
 	ceil := func(a, b int) int { return (a + b - 1) / b }
+	if st.haar2() {
+		// Two taps in 2-D, even sizes, aligned rows: gi_wt_dwt2_haar and
+		// gi_wt_idwt2_haar, a thread a 2x4 block of the image.
+		name, n := "gi_wt_dwt2_haar", out
+		if st.kind == inv2 {
+			name, n = "gi_wt_idwt2_haar", in
+		}
+		grid := [3]int{ceil(n.Cols/2, wtBX), min(ceil(n.Rows, wtBY), 65535), 1}
+		return in.Dev.Launch(str, name, grid, [3]int{wtBX, wtBY, 1}, 0, core.Struct(&p))
+	}
 	ys := func(n int) int { return min(n, 65535) } // the kernels loop over the rest
 	block := [3]int{wtBX, wtBY, 1}
 	var grid [3]int
@@ -121,4 +131,33 @@ func thresholdCUDA(str core.Stream, s *core.State, thr float32, hard bool) error
 		p.Hard = 1
 	}
 	return s.Dev.Launch(str, "gi_wt_threshold", bandGrid(s, (s.Cols+wtBX-1)/wtBX), [3]int{wtBX, wtBY, 1}, 0, core.Struct(&p))
+}
+
+// haar2 says whether the step runs on the vectorised two-tap 2-D kernels: 2 taps,
+// an image of even width and height (forward; coefficients of even width,
+// inverse), rows 16-byte aligned where the kernel reads or writes 4 floats and
+// 8-byte aligned where 2.
+func (st *step) haar2() bool {
+	if st.f != 2 || (st.kind != fwd2 && st.kind != inv2) {
+		return false
+	}
+	aligned := func(s *core.State, a int) bool { return s.Ptr()%uintptr(a) == 0 && s.Pitch%a == 0 }
+	wide, narrow := st.in, st.out // the image's side reads or writes 4 floats
+	if st.kind == inv2 {
+		wide, narrow = st.out, st.in
+	}
+	if wide[0].Cols%4 != 0 && st.kind == fwd2 || wide[0].Rows%2 != 0 || narrow[0].Cols%2 != 0 {
+		return false
+	}
+	for _, s := range wide {
+		if !aligned(s, 16) {
+			return false
+		}
+	}
+	for _, s := range narrow {
+		if !aligned(s, 8) {
+			return false
+		}
+	}
+	return true
 }

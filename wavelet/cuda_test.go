@@ -36,15 +36,22 @@ func runOn(t *testing.T, dev *gpuimage.Device, in [][][]float32, nout int, like 
 }
 
 // compareRuns runs fn on the CPU device and on the GPU (into poisoned outputs) and
-// compares them within 1e-5 of the CPU's magnitudes.
-func compareRuns(t *testing.T, name string, gpu *gpuimage.Device, in [][][]float32, nout int, fn func(in, out []*gpuimage.Image) error) {
+// compares them within 1e-5 of the CPU's magnitudes, or of the inputs' times
+// amp: Smooth extends a signal by lines that reach amp = f times its samples,
+// and the GPU's float32 sums lose that much more to cancellation.
+func compareRuns(t *testing.T, name string, gpu *gpuimage.Device, in [][][]float32, nout int, amp float64, fn func(in, out []*gpuimage.Image) error) {
 	t.Helper()
 	want := runOn(t, gpuimage.CPU(), in, nout, nil, fn)
 	defer closeIms(want)
 	got := runOn(t, gpu, in, nout, want, fn)
 	defer closeIms(got)
 	for i := range want {
-		checkClose(t, fmt.Sprintf("%s out %d", name, i), rowsOf(t, got[i]), rowsOf(t, want[i]))
+		g, w := rowsOf(t, got[i]), rowsOf(t, want[i])
+		if amp > 1 {
+			w = append(w, []float64{amp}) // checkClose's scale (the inputs are within ±1)
+			g = append(g, []float64{amp})
+		}
+		checkClose(t, fmt.Sprintf("%s out %d", name, i), g, w)
 	}
 }
 
@@ -54,18 +61,22 @@ func compareRuns(t *testing.T, name string, gpu *gpuimage.Device, in [][][]float
 func TestCUDAMatchesCPU(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
-	sizes := [][2]int{{1, 1}, {1, 9}, {7, 1}, {300, 451}, {3, 4097}, {37, 70}}
+	sizes := [][2]int{{1, 1}, {1, 9}, {7, 1}, {300, 451}, {3, 4097}, {37, 70}, {64, 96}, {6, 8}} // the last two: haar2's vectorised kernels
 	for _, wn := range []string{"haar", "db2", "db4", "sym6", "db10", "coif4", "coif5", "bior4.4"} {
 		w := mustWavelet(t, wn)
 		for mi, m := range allModes {
 			for si, sz := range sizes {
-				if testing.Short() && (si+mi)%3 != 0 {
+				if testing.Short() && (si+mi)%3 != 0 && si < 6 {
 					continue
 				}
 				x := [][][]float32{randRows(r, sz[0], sz[1])}
 				name := fmt.Sprintf("%s %v %dx%d", wn, m, sz[1], sz[0])
+				amp := 1.0
+				if m == wavelet.Smooth {
+					amp = float64(w.Len())
+				}
 				for _, axis := range []wavelet.Axis{wavelet.AlongRows, wavelet.AlongCols} {
-					compareRuns(t, name+" DWT "+axis.String(), gpu, x, 2, func(in, out []*gpuimage.Image) error {
+					compareRuns(t, name+" DWT "+axis.String(), gpu, x, 2, amp, func(in, out []*gpuimage.Image) error {
 						return wavelet.DWT(in[0], out[0], out[1], w, m, axis)
 					})
 					n := sz[1]
@@ -79,18 +90,18 @@ func TestCUDAMatchesCPU(t *testing.T) {
 							cr, cc = k, sz[1]
 						}
 						c := [][][]float32{randRows(r, cr, cc), randRows(r, cr, cc)}
-						compareRuns(t, name+" IDWT "+axis.String(), gpu, c, 1, func(in, out []*gpuimage.Image) error {
+						compareRuns(t, name+" IDWT "+axis.String(), gpu, c, 1, 1, func(in, out []*gpuimage.Image) error {
 							return wavelet.IDWT(in[0], in[1], out[0], w, m, axis)
 						})
 					}
 				}
-				compareRuns(t, name+" DWT2", gpu, x, 4, func(in, out []*gpuimage.Image) error {
+				compareRuns(t, name+" DWT2", gpu, x, 4, amp*amp, func(in, out []*gpuimage.Image) error {
 					return wavelet.DWT2(in[0], out[0], out[1], out[2], out[3], w, m)
 				})
 				kr, kc := wavelet.CoeffLen(sz[0], w.Len(), m), wavelet.CoeffLen(sz[1], w.Len(), m)
 				if m == wavelet.Periodization || (2*kr-w.Len()+2 >= 1 && 2*kc-w.Len()+2 >= 1) {
 					c := [][][]float32{randRows(r, kr, kc), randRows(r, kr, kc), randRows(r, kr, kc), randRows(r, kr, kc)}
-					compareRuns(t, name+" IDWT2", gpu, c, 1, func(in, out []*gpuimage.Image) error {
+					compareRuns(t, name+" IDWT2", gpu, c, 1, 1, func(in, out []*gpuimage.Image) error {
 						return wavelet.IDWT2(in[0], in[1], in[2], in[3], out[0], w, m)
 					})
 				}
@@ -100,49 +111,59 @@ func TestCUDAMatchesCPU(t *testing.T) {
 }
 
 // Views: a transform of a region of a larger image into regions of larger
-// outputs, on the GPU against the CPU device.
+// outputs, on the GPU against the CPU device (db3, and haar on aligned and
+// misaligned regions: its vectorised kernels and the fallback).
 func TestCUDAViews(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
-	w := mustWavelet(t, "db3")
 	x := randRows(r, 80, 90)
-	run := func(dev *gpuimage.Device) [][]float64 {
-		big := tu.UploadRows(t, dev, x)
-		defer big.Close()
-		src, err := big.Region(image.Rect(3, 5, 80, 66))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer src.Close()
-		outs := make([]*gpuimage.Image, 4)
-		k := wavelet.CoeffLen(61, w.Len(), wavelet.Symmetric)
-		kc := wavelet.CoeffLen(77, w.Len(), wavelet.Symmetric)
-		for i := range outs {
-			p := tu.Poisoned(t, dev, k+3, kc+5, gpuimage.CV32FC1)
-			defer p.Close()
-			if outs[i], err = p.Region(image.Rect(2, 1, 2+kc, 1+k)); err != nil {
+	for _, c := range []struct {
+		w    string
+		rect image.Rectangle
+	}{
+		{"db3", image.Rect(3, 5, 80, 66)},
+		{"haar", image.Rect(4, 6, 68, 70)},
+		{"haar", image.Rect(1, 6, 65, 70)},
+	} {
+		w := mustWavelet(t, c.w)
+		run := func(dev *gpuimage.Device) [][]float64 {
+			big := tu.UploadRows(t, dev, x)
+			defer big.Close()
+			src, err := big.Region(c.rect)
+			if err != nil {
 				t.Fatal(err)
 			}
-			defer outs[i].Close()
+			defer src.Close()
+			outs := make([]*gpuimage.Image, 4)
+			k := wavelet.CoeffLen(c.rect.Dy(), w.Len(), wavelet.Symmetric)
+			kc := wavelet.CoeffLen(c.rect.Dx(), w.Len(), wavelet.Symmetric)
+			for i := range outs {
+				p := tu.Poisoned(t, dev, k+3, kc+5, gpuimage.CV32FC1)
+				defer p.Close()
+				if outs[i], err = p.Region(image.Rect(2, 1, 2+kc, 1+k)); err != nil {
+					t.Fatal(err)
+				}
+				defer outs[i].Close()
+			}
+			if err := wavelet.DWT2(src, outs[0], outs[1], outs[2], outs[3], w, wavelet.Symmetric); err != nil {
+				t.Fatal(err)
+			}
+			rec := &gpuimage.Image{}
+			defer rec.Close()
+			if err := wavelet.IDWT2(outs[0], outs[1], outs[2], outs[3], rec, w, wavelet.Symmetric); err != nil {
+				t.Fatal(err)
+			}
+			var all [][]float64
+			for _, o := range outs {
+				all = append(all, rowsOf(t, o)...)
+			}
+			return append(all, rowsOf(t, rec)...)
 		}
-		if err := wavelet.DWT2(src, outs[0], outs[1], outs[2], outs[3], w, wavelet.Symmetric); err != nil {
-			t.Fatal(err)
+		want := run(gpuimage.CPU())
+		got := run(gpu)
+		for i := range want {
+			checkClose(t, fmt.Sprintf("%s %v views row %d", c.w, c.rect, i), [][]float64{got[i]}, [][]float64{want[i]})
 		}
-		rec := &gpuimage.Image{}
-		defer rec.Close()
-		if err := wavelet.IDWT2(outs[0], outs[1], outs[2], outs[3], rec, w, wavelet.Symmetric); err != nil {
-			t.Fatal(err)
-		}
-		var all [][]float64
-		for _, o := range outs {
-			all = append(all, rowsOf(t, o)...)
-		}
-		return append(all, rowsOf(t, rec)...)
-	}
-	want := run(gpuimage.CPU())
-	got := run(gpu)
-	for i := range want {
-		checkClose(t, fmt.Sprintf("views row %d", i), [][]float64{got[i]}, [][]float64{want[i]})
 	}
 }
 
@@ -183,10 +204,17 @@ func TestCUDAMultiLevelAndDenoise(t *testing.T) {
 				src.Close()
 				dst.Close()
 			}
+			// Within 1, but where hard thresholding keeps a coefficient within float32's
+			// rounding of the threshold on one device and drops it on the other: a
+			// few pixels near such a coefficient (at most 1 in 200).
+			off := 0
 			for i := range outs[0] {
 				if d := int(outs[0][i]) - int(outs[1][i]); d > 1 || d < -1 {
-					t.Errorf("Denoise %+v cn=%d: byte %d is %d on the GPU, %d on the CPU", o, cn, i, outs[1][i], outs[0][i])
-					break
+					off++
+					if !o.Hard || off > len(outs[0])/200 {
+						t.Errorf("Denoise %+v cn=%d: byte %d is %d on the GPU, %d on the CPU (%d bytes off by more than 1)", o, cn, i, outs[1][i], outs[0][i], off)
+						break
+					}
 				}
 			}
 		}

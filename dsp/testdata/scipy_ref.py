@@ -71,7 +71,7 @@ def one(c):
         elif fn == "stft":
             f, t, s = signal.stft(x, **kw)
         else:
-            f, s = signal.welch(x, **kw)
+            f, s = signal.welch(x, average=c.get("average", "mean"), **kw)
             t = np.zeros(0)
         return {"f": f.tolist(), "t": t.tolist(), "re": np.real(s).ravel().tolist(), "im": np.imag(s).ravel().tolist()}
     raise ValueError("unknown case " + fn)
