@@ -60,7 +60,7 @@ func specSetup(str core.Stream, s *core.State, sp *spectral) (*cuda.Backend, *co
 // of every row cut, detrended and windowed into a frame (gi_spec_frames), one
 // batched cuFFT transform of all frames (real to complex, or complex for two-sided
 // spectra), then the spectra scaled and transposed into d (gi_spec_post), or
-// averaged over the segments (gi_spec_welch). The window is kept on the device
+// averaged over the segments (gi_spec_welch; gi_spec_welch_median for their median). The window is kept on the device
 // (internal/devcache).
 func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) error {
 	b, wbuf, err := specSetup(str, s, sp)
@@ -128,7 +128,13 @@ func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) e
 		return err
 	}
 	if welch {
-		return b.Launch(str, "gi_spec_welch", [3]int{(sp.nfreq + specThreads - 1) / specThreads, s.Rows, 1},
+		name := "gi_spec_welch"
+		if sp.median {
+			// The median by radix selection (gi_spec_welch_median); the bias divides
+			// the scale (the median of scaled values is the scaled median).
+			name, p.Scale = "gi_spec_welch_median", float32(sp.scale/medianBias(sp.nseg))
+		}
+		return b.Launch(str, name, [3]int{(sp.nfreq + specThreads - 1) / specThreads, s.Rows, 1},
 			[3]int{specThreads, 1, 1}, 0, core.Struct(&p))
 	}
 	return b.Launch(str, "gi_spec_post", [3]int{(sp.nfreq + specTile - 1) / specTile, (sp.nseg + specTile - 1) / specTile, s.Rows},

@@ -23,6 +23,8 @@ func TestCUDASpectralMatchesCPU(t *testing.T) {
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 768, Window: dsp.Hann}, 100000},
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1000, NOverlap: 500, Mode: dsp.ModeComplex, Detrend: dsp.DetrendLinear}, 20011},
 		{"welch", dsp.SpectralOptions{NPerSeg: 4096}, 100000},
+		{"welch", dsp.SpectralOptions{NPerSeg: 256, Average: dsp.AverageMedian}, 100000},
+		{"welch", dsp.SpectralOptions{NPerSeg: 1000, NOverlap: 100, Average: dsp.AverageMedian, TwoSided: true}, 30001},
 		{"stft", dsp.SpectralOptions{NPerSeg: 512, TwoSided: true}, 9999},
 		// Enough segments for the fused kernels (nfft 1024, 2048, 4096).
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 960, Window: dsp.Hann}, 100000},

@@ -6,7 +6,7 @@
 //                   rows and segment columns, through shared-memory tiles (both
 //                   sides coalesced).
 //   gi_spec_welch   a thread a frequency: the segments' periodograms averaged (in
-//                   double).
+//                   double); gi_spec_welch_median: their median, by radix selection.
 //   gi_spec_fused_N Spectrogram's one-sided PSD for nfft = N (1024, 2048, 4096) in
 //                   one pass: a block takes GI_SPEC_FS segments of a row, two a
 //                   block FFT in shared memory (fft_block.cuh: a + ib, the two
@@ -117,6 +117,51 @@ extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_welch(__gr
   double acc = 0.0;
   for (int j = 0; j < p.nseg; ++j) acc += spec::value(p, s[(size_t)j * p.nfreq], k).x;
   row<float>(p.dst, p.dp, r)[k] = (float)(acc / p.nseg);
+}
+
+// A thread a frequency: the median of the segments' periodograms (their values'
+// bits order as the values: they are not negative), by radix selection 4 bits a
+// pass, each thread's 16 counts in a column of shared memory; for an even count
+// the mean of the two middle values (the upper from one more pass). p.scale
+// carries SciPy's bias.
+extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_welch_median(__grid_constant__ const SpecParams p) {
+  __shared__ unsigned hist[16][GI_SPEC_THREADS];
+  const int k = blockIdx.x * GI_SPEC_THREADS + threadIdx.x, r = blockIdx.y, t = threadIdx.x;
+  if (k >= p.nfreq) return;
+  const float2* s = reinterpret_cast<const float2*>(p.spec) + (size_t)r * p.nseg * p.nfreq + k;
+  const int lo = (p.nseg - 1) / 2;  // the lower middle's rank
+  unsigned prefix = 0, mask = 0;
+  int rank = lo;
+  for (int shift = 28; shift >= 0; shift -= 4) {
+#pragma unroll
+    for (int b = 0; b < 16; b++) hist[b][t] = 0;
+    for (int j = 0; j < p.nseg; ++j) {
+      const unsigned u = __float_as_uint(spec::value(p, s[(size_t)j * p.nfreq], k).x);
+      if ((u & mask) == prefix) hist[(u >> shift) & 15][t]++;
+    }
+    int b = 0;
+    for (; b < 15; b++) {
+      const int c = hist[b][t];
+      if (rank < c) break;
+      rank -= c;
+    }
+    prefix |= unsigned(b) << shift;
+    mask |= 15u << shift;
+  }
+  float m = __uint_as_float(prefix);
+  if (p.nseg % 2 == 0) {
+    int le = 0;
+    unsigned above = 0xffffffffu;
+    for (int j = 0; j < p.nseg; ++j) {
+      const unsigned u = __float_as_uint(spec::value(p, s[(size_t)j * p.nfreq], k).x);
+      if (u <= prefix)
+        le++;
+      else
+        above = min(above, u);
+    }
+    m = 0.5f * (m + (le >= lo + 2 ? m : __uint_as_float(above)));
+  }
+  row<float>(p.dst, p.dp, r)[k] = m;
 }
 
 extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_max(__grid_constant__ const SpecImageParams p) {

@@ -1,8 +1,9 @@
 // Discrete wavelet transforms, one level a launch (Go caller: wavelet/cuda.go; the
 // CPU twin is wavelet/cpu.go, in float64 from PyWavelets' definitions). Each
-// kernel is templated on FM, the longest filter it takes (2: haar; 8, 20, 30): its
-// tiles' halos are sized by FM and its loops unrolled to FM taps, a runtime guard
-// keeping the filter's own f.
+// kernel is templated on FM, its number of taps (2, 4, 8, 12, 20, 30): a shorter
+// filter comes padded with zeros past its last tap (terms that add nothing; the
+// alignment, off, stays the filter's own), so that tiles, halos and loops are all
+// fixed at compile time.
 //   gi_wt_dwt_rows_fFM   forward, each row: a block stages 2*GI_WT_RT*2 samples and
 //                        the halo, split by parity (conflict-free reads)
 //   gi_wt_dwt_cols_fFM   forward, each column: GI_WT_BX columns, GI_WT_CT outputs
@@ -114,7 +115,8 @@ __device__ __forceinline__ void dwt_rows(const WtParams& p) {
   constexpr int T = 2 * GI_WT_RT;
   constexpr int H = (2 * T + FM) / 2;
   __shared__ float s[2][H];
-  const int n = p.iw, m = p.ow, f = p.f;
+  const int n = p.iw, m = p.ow;
+  constexpr int f = FM;
   const int len = 2 * T + f - 2;
   const int o0 = blockIdx.x * T;
   const int start = 2 * o0 + p.off - f + 1;
@@ -154,7 +156,8 @@ __device__ __forceinline__ void dwt_cols(const WtParams& p) {
   constexpr int CT = GI_WT_CT;
   constexpr int H = (2 * CT + FM) / 2;
   __shared__ float s[2][H][GI_WT_BX];
-  const int n = p.ih, m = p.oh, f = p.f;
+  const int n = p.ih, m = p.oh;
+  constexpr int f = FM;
   const int len = 2 * CT + f - 2;
   const int c = blockIdx.x * GI_WT_BX + threadIdx.x;
   const bool col = c < p.iw;
@@ -198,7 +201,7 @@ __device__ __forceinline__ void dwt2(const WtParams& p) {
   constexpr int HC = (LC + 1) / 2;
   __shared__ float x[LR][LC];
   __shared__ float v[2][FY][2][HC];
-  const int f = p.f;
+  constexpr int f = FM;
   const int lc = 2 * FX + f - 2, lr = 2 * FY + f - 2;
   const int ox0 = blockIdx.x * FX;
   const int rx0 = 2 * ox0 + p.off - f + 1;
@@ -312,11 +315,9 @@ __device__ __forceinline__ float isum(const WtParams& p, const float* ca, const 
 #pragma unroll
   for (int q = 0; q < FM / 2; q++) {
     const int j = par + 2 * q;
-    if (j < p.f) {
-      const int k = (kb - q) * stride;
-      s = fmaf(p.lo[j], ca[k], s);
-      s = fmaf(p.hi[j], cd[k], s);
-    }
+    const int k = (kb - q) * stride;
+    s = fmaf(p.lo[j], ca[k], s);
+    s = fmaf(p.hi[j], cd[k], s);
   }
   return s;
 }
@@ -328,7 +329,7 @@ __device__ __forceinline__ void idwt_rows(const WtParams& p) {
   __shared__ float sa[K], sd[K];
   const int m = p.iw, L = p.ow;
   const int i0 = blockIdx.x * 2 * T;
-  const int k0 = half_floor(i0 + p.off - p.f + 1);
+  const int k0 = half_floor(i0 + p.off - FM + 1);
   const int k1 = (i0 + 2 * T - 1 + p.off) >> 1;
   for (int r = blockIdx.y; r < p.ih; r += gridDim.y) {
     const char* la = rowp(p.in[0], p.ip[0], r);
@@ -360,7 +361,7 @@ __device__ __forceinline__ void idwt_cols(const WtParams& p) {
   const bool col = c < p.iw;
   for (int by = blockIdx.y; by * 2 * CT < L; by += gridDim.y) {
     const int i0 = by * 2 * CT;
-    const int k0 = half_floor(i0 + p.off - p.f + 1);
+    const int k0 = half_floor(i0 + p.off - FM + 1);
     const int k1 = (i0 + 2 * CT - 1 + p.off) >> 1;
     for (int t = threadIdx.y; t <= k1 - k0; t += GI_WT_BY) {
       const int k = cidx(k0 + t, m, p.mode);
@@ -394,11 +395,11 @@ __device__ __forceinline__ void idwt2(const WtParams& p) {
   __shared__ float h[2][KR][2 * FX];
   const int tid = threadIdx.y * GI_WT_BX + threadIdx.x;
   const int i0x = blockIdx.x * 2 * FX;
-  const int k0x = half_floor(i0x + p.off - p.f + 1);
+  const int k0x = half_floor(i0x + p.off - FM + 1);
   const int kcn = ((i0x + 2 * FX - 1 + p.off) >> 1) - k0x + 1;
   for (int by = blockIdx.y; by * 2 * FY < p.oh; by += gridDim.y) {
     const int i0y = by * 2 * FY;
-    const int k0y = half_floor(i0y + p.off - p.f + 1);
+    const int k0y = half_floor(i0y + p.off - FM + 1);
     const int krn = ((i0y + 2 * FY - 1 + p.off) >> 1) - k0y + 1;
     for (int tr = threadIdx.y; tr < krn; tr += GI_WT_BY) {
       const int kr = cidx(k0y + tr, p.ih, p.mode);
@@ -506,7 +507,9 @@ extern "C" __global__ void __launch_bounds__(GI_WT_BX * GI_WT_BY) gi_wt_idwt2_ha
   extern "C" __global__ void __launch_bounds__(GI_WT_BX * GI_WT_BY) gi_wt_idwt2_f##FM(WtParams p) { wt::idwt2<FM>(p); }
 
 GI_WT_KERNELS(2)
+GI_WT_KERNELS(4)
 GI_WT_KERNELS(8)
+GI_WT_KERNELS(12)
 GI_WT_KERNELS(20)
 GI_WT_KERNELS(30)
 

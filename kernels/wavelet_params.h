@@ -20,7 +20,8 @@
 #define GI_WT_FY 16
 
 // WtParams: one level of a transform (gi_wt_*), in[] iw x ih 32FC1 images (pitches
-// ip, bytes), out[] ow x oh ones (op). f taps lo[] and hi[] (zero past f).
+// ip, bytes), out[] ow x oh ones (op). f: the kernel's taps (its FM), lo[] and hi[]
+// the filter's, zero past its own length (off is the filter's own alignment).
 //   forward (gi_wt_dwt_*): in[0] the signals; out[0] (a) and out[1] (d) along one
 //     axis, or out[0..3] cA, cH, cV, cD (2-D). Coefficient o of a line x of n
 //     samples: sum_j lo[j] x[2o + off - j], x extended past its ends by mode

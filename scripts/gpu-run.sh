@@ -159,7 +159,7 @@ if [ "$part" = wavelet ]; then
   python3 bench/peers/compare.py "$out/wavelet.csv" | tee "$out/wavelet-compare.txt"
   step wavelet-report python3 bench/peers/report.py "$out/wavelet.csv" "$out/wavelet-report"
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  for k in gi_wt_dwt2_f2:'wavelet haar2 1 level' gi_wt_dwt2_f8:'wavelet db4' gi_wt_idwt2_f2:'wavelet haar2 inverse'; do
+  for k in gi_wt_dwt2_haar:'wavelet haar2 1 level' gi_wt_dwt2_f8:'wavelet db4' gi_wt_idwt2_haar:'wavelet haar2 inverse'; do
     step "ncu-${k%%:*}" "$ncu" --kernel-name "${k%%:*}" --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats \
       .gpu/bench -e2e=false -only "${k#*:}" -sizes 4096x4096 -signals '' -reps 3 -warmup 3
     grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Warp Cycles Per Issued" "$out/ncu-${k%%:*}.log" | head -8

@@ -9,8 +9,9 @@ import (
 )
 
 // kernelTaps are the filter lengths the kernels are compiled for (FM in
-// kernels/wavelet.cu): a filter runs on the first that holds it.
-var kernelTaps = []int{2, 8, 20, 30}
+// kernels/wavelet.cu): a filter runs on the first that holds it, its taps padded
+// with zeros.
+var kernelTaps = []int{2, 4, 8, 12, 20, 30}
 
 // kernelNames are each kind's kernels, less the _fFM suffix.
 var kernelNames = [...]string{fwdRows: "gi_wt_dwt_rows", fwdCols: "gi_wt_dwt_cols", fwd2: "gi_wt_dwt2",
@@ -38,7 +39,7 @@ func (st *step) cuda(str core.Stream) error {
 	}
 	in, out := st.in[0], st.out[0]
 	p.Iw, p.Ih, p.Ow, p.Oh = int32(in.Cols), int32(in.Rows), int32(out.Cols), int32(out.Rows)
-	p.F, p.Off, p.Mode = int32(st.f), int32(st.off), int32(st.mode)
+	p.F, p.Off, p.Mode = int32(fm), int32(st.off), int32(st.mode)
 	for j := 0; j < st.f; j++ {
 		p.Lo[j], p.Hi[j] = float32(st.lo[j]), float32(st.hi[j])
 	}

@@ -186,6 +186,9 @@ func TestCUDAMultiLevelAndDenoise(t *testing.T) {
 				continue
 			}
 			pic := noisyPicture(r, 300, 451, cn)
+			for i := 0; i < len(pic)/3; i++ { // a flat band: details of exactly zero
+				pic[i] = 90
+			}
 			mt := gpuimage.MakeType(gpuimage.Depth8U, cn)
 			var outs [][]byte
 			for _, dev := range []*gpuimage.Device{gpuimage.CPU(), gpu} {
@@ -204,14 +207,19 @@ func TestCUDAMultiLevelAndDenoise(t *testing.T) {
 				src.Close()
 				dst.Close()
 			}
-			// Within 1, but where hard thresholding keeps a coefficient within float32's
-			// rounding of the threshold on one device and drops it on the other: a
-			// few pixels near such a coefficient (at most 1 in 200).
-			off := 0
+			// Within 1, but for a few pixels: where hard thresholding keeps a
+			// coefficient within float32's rounding of the threshold on one device and
+			// drops it on the other (at most 1 in 200), or where BayesShrink's
+			// threshold, sigma² / sqrt(mean(d²) - sigma²), divides by a near-cancelling
+			// difference (at most 1 in 2000).
+			off, most := 0, len(outs[0])/2000
+			if o.Hard {
+				most = len(outs[0]) / 200
+			}
 			for i := range outs[0] {
 				if d := int(outs[0][i]) - int(outs[1][i]); d > 1 || d < -1 {
 					off++
-					if !o.Hard || off > len(outs[0])/200 {
+					if off > most {
 						t.Errorf("Denoise %+v cn=%d: byte %d is %d on the GPU, %d on the CPU (%d bytes off by more than 1)", o, cn, i, outs[1][i], outs[0][i], off)
 						break
 					}

@@ -202,7 +202,8 @@ func denoisePlane(pl *gpuimage.Image, w *Wavelet, levels int, sigma float64, o *
 }
 
 // madSigma is the noise estimate from the finest diagonal details d: the median
-// of the magnitudes that are not zero, over 0.6745 (0 if all are zero).
+// of the magnitudes that are not zero (scikit-image leaves out a flat region's
+// zeros), over 0.6745 (0 if all are zero).
 func madSigma(d *gpuimage.Image, opts []gpuimage.Option) (float64, error) {
 	b := make([]byte, d.Rows()*d.Cols()*4)
 	if err := d.Download(b, opts...); err != nil {
@@ -213,17 +214,28 @@ func madSigma(d *gpuimage.Image, opts []gpuimage.Option) (float64, error) {
 			return 0, err
 		}
 	}
-	v := make([]float32, 0, len(b)/4)
-	for i := 0; i < len(b); i += 4 {
-		x := math.Float32frombits(uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24)
-		if x != 0 {
-			v = append(v, float32(math.Abs(float64(x))))
+	v := make([]float32, len(b)/4)
+	big := float32(0)
+	for i := range v {
+		x := math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
+		v[i] = float32(math.Abs(float64(x)))
+		big = max(big, v[i])
+	}
+	// Zero where the details of a flat region are: exactly in exact arithmetic,
+	// within rounding (the GPU's float32 sums leave 1e-8 where pywt's float64
+	// leaves 0 or 1e-17), so magnitudes up to 2^-20 of the largest count as zero.
+	tiny := big * 0x1p-20
+	n := 0
+	for _, x := range v {
+		if x > tiny {
+			v[n] = x
+			n++
 		}
 	}
-	if len(v) == 0 {
+	v = v[:n]
+	if n == 0 {
 		return 0, nil
 	}
-	n := len(v)
 	m := float64(selectK(v, n/2))
 	if n%2 == 0 {
 		// The mean of the two middle values (np.median): the lower is the largest

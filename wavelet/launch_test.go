@@ -14,7 +14,7 @@ import (
 func TestLaunchedKernelsExist(t *testing.T) {
 	rec := tu.NewRecorder()
 	src := rec.Image(t, 40, 50, gpuimage.CV32FC1)
-	for _, wn := range []string{"haar", "db4", "db10", "coif5"} {
+	for _, wn := range []string{"haar", "db2", "db4", "db5", "db10", "coif5"} {
 		w := mustWavelet(t, wn)
 		for _, axis := range []wavelet.Axis{wavelet.AlongRows, wavelet.AlongCols} {
 			a, d, out := &gpuimage.Image{}, &gpuimage.Image{}, &gpuimage.Image{}
