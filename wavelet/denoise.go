@@ -214,25 +214,18 @@ func madSigma(d *gpuimage.Image, opts []gpuimage.Option) (float64, error) {
 			return 0, err
 		}
 	}
-	v := make([]float32, len(b)/4)
-	big := float32(0)
-	for i := range v {
-		x := math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
-		v[i] = float32(math.Abs(float64(x)))
-		big = max(big, v[i])
-	}
-	// Zero where the details of a flat region are: exactly in exact arithmetic,
-	// within rounding (the GPU's float32 sums leave 1e-8 where pywt's float64
-	// leaves 0 or 1e-17), so magnitudes up to 2^-20 of the largest count as zero.
-	tiny := big * 0x1p-20
-	n := 0
-	for _, x := range v {
-		if x > tiny {
-			v[n] = x
-			n++
+	// scikit-image leaves out the details that are exactly zero (a flat region's,
+	// in float64). The GPU's float32 transform leaves rounding residues of about
+	// 1e-8 where float64 finds zeros or 1e-17 residues, so on an 8-bit image with
+	// many such details its median can fall a quantisation step off the CPU's.
+	v := make([]float32, 0, len(b)/4)
+	for i := 0; i < len(b); i += 4 {
+		x := math.Float32frombits(uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24)
+		if x != 0 {
+			v = append(v, float32(math.Abs(float64(x))))
 		}
 	}
-	v = v[:n]
+	n := len(v)
 	if n == 0 {
 		return 0, nil
 	}

@@ -37,9 +37,13 @@ def one(c):
         return [out(cs[0])] + [[out(h), out(v), out(d)] for (h, v, d) in cs[1:]]
     if fn == "denoise":
         from skimage.restoration import denoise_wavelet
-        x = np.asarray(c["x"], dtype=np.uint8 if c.get("u8") else np.float64)
+        x = np.asarray(c["x"], dtype=np.float64)
+        if c.get("u8"):
+            x = x.astype(np.uint8)
         kw = dict(wavelet=w, mode=c["thresh"], method=c["method"], wavelet_levels=c.get("levels"),
                   sigma=c.get("sigma"), convert2ycbcr=c.get("ycbcr", False))
+        if kw["sigma"] is not None and x.ndim == 2:
+            kw["sigma"] = kw["sigma"][0]
         if x.ndim == 3:
             kw["channel_axis"] = -1
         return out(denoise_wavelet(x, rescale_sigma=True, **kw))
