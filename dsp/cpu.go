@@ -1,9 +1,9 @@
 package dsp
 
 import (
-	"slices"
 	"math"
 	"math/cmplx"
+	"slices"
 	"unsafe"
 
 	"gonum.org/v1/gonum/dsp/fourier"
