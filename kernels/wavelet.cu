@@ -89,6 +89,17 @@ __device__ __forceinline__ Ext ext(int k, int n, int mode) {
   return e;
 }
 
+// macc adds a*b to s: fused for longer filters; for two taps (Haar) the product
+// rounded first, as float64 does on the CPU, so that a flat region's details
+// (x*h + x*(-h)) are exactly zero there too (Denoise's noise estimate leaves
+// exact zeros out, as scikit-image does).
+template <int FM>
+__device__ __forceinline__ float macc(float a, float b, float s) {
+  return FM == 2 ? __fadd_rn(s, __fmul_rn(a, b)) : fmaf(a, b, s);
+}
+// two is a*x + b*y with both products rounded (Haar's exact zeros).
+__device__ __forceinline__ float two(float a, float x, float b, float y) { return __fadd_rn(__fmul_rn(a, x), __fmul_rn(b, y)); }
+
 __device__ __forceinline__ float at(const char* base, long stride, int i) {
   return __ldg(reinterpret_cast<const float*>(base + stride * i));
 }
@@ -139,8 +150,8 @@ __device__ __forceinline__ void dwt_rows(const WtParams& p) {
         if (j < f) {
           const int u = f - 1 - j;  // the tile sample 2l + u
           const float v = s[u & 1][l + (u >> 1)];
-          sa = fmaf(p.lo[j], v, sa);
-          sd = fmaf(p.hi[j], v, sd);
+          sa = macc<FM>(p.lo[j], v, sa);
+          sd = macc<FM>(p.hi[j], v, sd);
         }
       }
       if (o < m) a[o] = sa, d[o] = sd;
@@ -181,8 +192,8 @@ __device__ __forceinline__ void dwt_cols(const WtParams& p) {
         if (j < f) {
           const int u = f - 1 - j;
           const float v = s[u & 1][l + (u >> 1)][threadIdx.x];
-          sa = fmaf(p.lo[j], v, sa);
-          sd = fmaf(p.hi[j], v, sd);
+          sa = macc<FM>(p.lo[j], v, sa);
+          sd = macc<FM>(p.hi[j], v, sd);
         }
       }
       if (col && o < m) orow(p.out[0], p.op[0], o)[c] = sa, orow(p.out[1], p.op[1], o)[c] = sd;
@@ -253,8 +264,8 @@ __device__ __forceinline__ void dwt2(const WtParams& p) {
           for (int j = 0; j < FM; j++) {
             if (j < f) {
               const float val = x[2 * l + f - 1 - j][tc];
-              sl = fmaf(p.lo[j], val, sl);
-              sh = fmaf(p.hi[j], val, sh);
+              sl = macc<FM>(p.lo[j], val, sl);
+              sh = macc<FM>(p.hi[j], val, sh);
             }
           }
           v[0][l][tc & 1][tc >> 1] = sl;
@@ -275,10 +286,10 @@ __device__ __forceinline__ void dwt2(const WtParams& p) {
           const int u = f - 1 - j;
           const float vl = v[0][l][u & 1][threadIdx.x + (u >> 1)];
           const float vh = v[1][l][u & 1][threadIdx.x + (u >> 1)];
-          aa = fmaf(p.lo[j], vl, aa);
-          ad = fmaf(p.hi[j], vl, ad);
-          da = fmaf(p.lo[j], vh, da);
-          dd = fmaf(p.hi[j], vh, dd);
+          aa = macc<FM>(p.lo[j], vl, aa);
+          ad = macc<FM>(p.hi[j], vl, ad);
+          da = macc<FM>(p.lo[j], vh, da);
+          dd = macc<FM>(p.hi[j], vh, dd);
         }
       }
       if (ox < p.ow && oy < p.oh) {
@@ -452,18 +463,12 @@ __device__ __forceinline__ void haar2(const WtParams& p) {
     const float4 r0 = __ldg(reinterpret_cast<const float4*>(rowp(p.in[0], p.ip[0], 2 * oy)) + ox / 2);
     const float4 r1 = __ldg(reinterpret_cast<const float4*>(rowp(p.in[0], p.ip[0], 2 * oy + 1)) + ox / 2);
     // Column pass (sample 2o+1 takes tap 0, 2o tap 1), then the row pass.
-    const float4 vl = make_float4(fmaf(l0, r1.x, l1 * r0.x), fmaf(l0, r1.y, l1 * r0.y), fmaf(l0, r1.z, l1 * r0.z),
-                                  fmaf(l0, r1.w, l1 * r0.w));
-    const float4 vh = make_float4(fmaf(h0, r1.x, h1 * r0.x), fmaf(h0, r1.y, h1 * r0.y), fmaf(h0, r1.z, h1 * r0.z),
-                                  fmaf(h0, r1.w, h1 * r0.w));
-    reinterpret_cast<float2*>(orow(p.out[0], p.op[0], oy))[ox / 2] =
-        make_float2(fmaf(l0, vl.y, l1 * vl.x), fmaf(l0, vl.w, l1 * vl.z));
-    reinterpret_cast<float2*>(orow(p.out[1], p.op[1], oy))[ox / 2] =
-        make_float2(fmaf(l0, vh.y, l1 * vh.x), fmaf(l0, vh.w, l1 * vh.z));
-    reinterpret_cast<float2*>(orow(p.out[2], p.op[2], oy))[ox / 2] =
-        make_float2(fmaf(h0, vl.y, h1 * vl.x), fmaf(h0, vl.w, h1 * vl.z));
-    reinterpret_cast<float2*>(orow(p.out[3], p.op[3], oy))[ox / 2] =
-        make_float2(fmaf(h0, vh.y, h1 * vh.x), fmaf(h0, vh.w, h1 * vh.z));
+    const float4 vl = make_float4(two(l0, r1.x, l1, r0.x), two(l0, r1.y, l1, r0.y), two(l0, r1.z, l1, r0.z), two(l0, r1.w, l1, r0.w));
+    const float4 vh = make_float4(two(h0, r1.x, h1, r0.x), two(h0, r1.y, h1, r0.y), two(h0, r1.z, h1, r0.z), two(h0, r1.w, h1, r0.w));
+    reinterpret_cast<float2*>(orow(p.out[0], p.op[0], oy))[ox / 2] = make_float2(two(l0, vl.y, l1, vl.x), two(l0, vl.w, l1, vl.z));
+    reinterpret_cast<float2*>(orow(p.out[1], p.op[1], oy))[ox / 2] = make_float2(two(l0, vh.y, l1, vh.x), two(l0, vh.w, l1, vh.z));
+    reinterpret_cast<float2*>(orow(p.out[2], p.op[2], oy))[ox / 2] = make_float2(two(h0, vl.y, h1, vl.x), two(h0, vl.w, h1, vl.z));
+    reinterpret_cast<float2*>(orow(p.out[3], p.op[3], oy))[ox / 2] = make_float2(two(h0, vh.y, h1, vh.x), two(h0, vh.w, h1, vh.z));
   }
 }
 

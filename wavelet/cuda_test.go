@@ -181,19 +181,20 @@ func TestCUDAMultiLevelAndDenoise(t *testing.T) {
 			checkRoundTrip(t, gpu, fmt.Sprintf("%s %v 2-D", wn, m), randRows(r, 129, 211+2*j), w, m, true, 0)
 		}
 	}
-	// Denoise: 8-bit pictures (soft thresholding; within 1, but for at most 1 in
-	// 2000 bytes, where BayesShrink's threshold, sigma² / sqrt(mean(d²) - sigma²),
-	// divides by a near-cancelling difference) and float ones (hard thresholding
-	// too, within 1e-3, but for at most 1 in 2000 values: a coefficient within
-	// rounding of the threshold, kept on one device and dropped on the other).
-	// Hard thresholding of 8-bit pictures is left out: there the estimate of sigma
-	// rests on which details are exactly zero, where the float32 transform leaves
-	// rounding residues (see madSigma).
+	// Denoise, with a flat band (details of exactly zero, which the estimate of
+	// sigma leaves out): 8-bit pictures (soft thresholding; within 1, but for at
+	// most 1 in 2000 bytes, where BayesShrink's threshold, sigma² / sqrt(mean(d²) -
+	// sigma²), divides by a near-cancelling difference) and float ones (hard
+	// thresholding too, within 1e-3, but for at most 1 in 2000 values: a
+	// coefficient within rounding of the threshold, kept on one device and dropped
+	// on the other). Haar on 8-bit pictures is given sigma: on quantised pixels
+	// some details are zero in exact arithmetic, and which of them float64 and
+	// float32 leave at exactly 0 differs (see madSigma).
 	for _, c := range []struct {
 		o   wavelet.DenoiseOptions
 		f32 bool
 	}{
-		{wavelet.DenoiseOptions{}, false},
+		{wavelet.DenoiseOptions{Sigma: []float64{20, 20, 20}}, false},
 		{wavelet.DenoiseOptions{YCbCr: true, Wavelet: mustWavelet(t, "db4")}, false},
 		{wavelet.DenoiseOptions{Method: wavelet.VisuShrink, Hard: true}, true},
 		{wavelet.DenoiseOptions{Wavelet: mustWavelet(t, "sym4")}, true},
@@ -203,7 +204,17 @@ func TestCUDAMultiLevelAndDenoise(t *testing.T) {
 			if o.YCbCr && cn != 3 {
 				continue
 			}
+			if o.Sigma != nil {
+				o.Sigma = o.Sigma[:cn]
+			}
 			pic := noisyPicture(r, 300, 451, cn)
+			f := make([]float32, len(pic))
+			for i, v := range pic {
+				f[i] = float32(v)/255 + float32(r.Float64()*1e-3) // not quantised
+			}
+			for i := 0; i < len(pic)/3; i++ { // a flat band: details of exactly zero
+				pic[i], f[i] = 90, 0.35
+			}
 			mt := gpuimage.MakeType(gpuimage.Depth8U, cn)
 			if c.f32 {
 				mt = gpuimage.MakeType(gpuimage.Depth32F, cn)
@@ -215,10 +226,6 @@ func TestCUDAMultiLevelAndDenoise(t *testing.T) {
 					t.Fatal(err)
 				}
 				if c.f32 {
-					f := make([]float32, len(pic))
-					for i, v := range pic {
-						f[i] = float32(v)/255 + float32(r.Float64()*1e-3) // not quantised
-					}
 					err = src.Upload(tu.F32Bytes(f))
 				} else {
 					err = src.Upload(pic)

@@ -214,10 +214,13 @@ func madSigma(d *gpuimage.Image, opts []gpuimage.Option) (float64, error) {
 			return 0, err
 		}
 	}
-	// scikit-image leaves out the details that are exactly zero (a flat region's,
-	// in float64). The GPU's float32 transform leaves rounding residues of about
-	// 1e-8 where float64 finds zeros or 1e-17 residues, so on an 8-bit image with
-	// many such details its median can fall a quantisation step off the CPU's.
+	// scikit-image leaves out the details that are exactly zero: a flat region's
+	// Haar details, which both devices leave at exactly 0 (the kernels round
+	// two-tap products before adding them, as float64 does). Details that are zero
+	// only in exact arithmetic (quantised pixels whose differences cancel) may come
+	// out 0 in one precision and a rounding residue in another, so on 8-bit
+	// images the median can fall a quantisation step off scikit-image's or the
+	// other device's.
 	v := make([]float32, 0, len(b)/4)
 	for i := 0; i < len(b); i += 4 {
 		x := math.Float32frombits(uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24)
