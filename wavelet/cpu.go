@@ -94,6 +94,16 @@ func (st *step) fwd(x *mat) (a, d *mat) {
 			xr, ar, dr := x.row(r), a.row(r), d.row(r)
 			for o := 0; o < m; o++ {
 				var sa, sd float64
+				if k := 2*o + st.off; k-st.f+1 >= 0 && k < n {
+					// Inside the signal: no extension (the same sums as below).
+					for j := 0; j < st.f; j++ {
+						v := xr[k-j]
+						sa += st.lo[j] * v
+						sd += st.hi[j] * v
+					}
+					ar[o], dr[o] = sa, sd
+					continue
+				}
 				for j := 0; j < st.f; j++ {
 					i1, w1, i2, w2 := ext(2*o+st.off-j, n, st.mode)
 					v := w1 * xr[i1]
