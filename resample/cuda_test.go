@@ -34,7 +34,7 @@ func TestCUDAPolyMatchesCPU(t *testing.T) {
 		if err := f(gs, got); err != nil {
 			t.Fatalf("%s: GPU: %v", name, err)
 		}
-		e, ok := rmsErr(rows(t, got), rows(t, want))
+		e, ok := rmsErr(tu.Rows(t, got), tu.Rows(t, want))
 		worst = math.Max(worst, e)
 		if !ok || e > 1e-5 {
 			t.Errorf("%s: GPU %dx%d off the CPU's %dx%d by %.3g of the RMS", name, got.Cols(), got.Rows(), want.Cols(), want.Rows(), e)
@@ -117,7 +117,7 @@ func TestCUDAPolyStreams(t *testing.T) {
 		if err := strs[i].Synchronize(); err != nil {
 			t.Fatal(err)
 		}
-		if e, ok := rmsErr(rows(t, gots[i]), rows(t, wants[i])); !ok || e > 1e-5 {
+		if e, ok := rmsErr(tu.Rows(t, gots[i]), tu.Rows(t, wants[i])); !ok || e > 1e-5 {
 			t.Errorf("stream %d: off the CPU by %.3g of the RMS", i, e)
 		}
 		for _, im := range []*gpuimage.Image{srcs[i], wants[i], gots[i]} {
@@ -169,7 +169,7 @@ func TestCUDAStreamMatchesPoly(t *testing.T) {
 		if err := resample.Poly(src, want, ud[0], ud[1], nil); err != nil {
 			t.Fatal(err)
 		}
-		w := rows(t, want)
+		w := tu.Rows(t, want)
 		if len(got[0]) != delay+len(w[0]) {
 			t.Errorf("%d/%d: %d samples streamed, want Delay %d + Poly's %d", ud[0], ud[1], len(got[0]), delay, len(w[0]))
 		} else {

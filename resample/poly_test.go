@@ -21,20 +21,6 @@ func scipy(t *testing.T, cases []map[string]any) []json.RawMessage {
 	return tu.SciPy(t, "testdata/scipy_ref.py", cases, len(cases))
 }
 
-// rows reads a 32FC1 image as rows of float64.
-func rows(t testing.TB, im *gpuimage.Image) [][]float64 {
-	t.Helper()
-	v := tu.Float32s(t, im)
-	out := make([][]float64, im.Rows())
-	for y := range out {
-		out[y] = make([]float64, im.Cols())
-		for i := range out[y] {
-			out[y][i] = float64(v[y*im.Cols()+i])
-		}
-	}
-	return out
-}
-
 // rmsErr is the largest difference between got and want relative to want's RMS
 // (or 1 where want is all zeros), and false when their shapes differ.
 func rmsErr(got, want [][]float64) (float64, bool) {
@@ -133,7 +119,7 @@ func TestPolyMatchesSciPy(t *testing.T) {
 		if err := c.run(src, dst); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		e, ok := rmsErr(rows(t, dst), want)
+		e, ok := rmsErr(tu.Rows(t, dst), want)
 		worst = math.Max(worst, e)
 		if !ok || e > 1e-5 {
 			t.Errorf("%s: %dx%d off SciPy's %dx%d by %.3g of the RMS", c.name, dst.Cols(), dst.Rows(), len(want[0]), len(want), e)

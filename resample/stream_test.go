@@ -30,7 +30,7 @@ func streamed(t testing.TB, r *rand.Rand, dev *gpuimage.Device, vals [][]float32
 		if out.Cols() != k || out.Rows() != len(vals) {
 			t.Fatalf("%d x %d output for %d samples of %d channels", out.Cols(), out.Rows(), k, len(vals))
 		}
-		for y, row := range rows(t, out) {
+		for y, row := range tu.Rows(t, out) {
 			got[y] = append(got[y], row...)
 		}
 	}
@@ -74,7 +74,7 @@ func TestStreamMatchesPoly(t *testing.T) {
 			if err := resample.Poly(src, want, ud[0], ud[1], nil); err != nil {
 				t.Fatal(err)
 			}
-			w := rows(t, want)
+			w := tu.Rows(t, want)
 			name := fmt.Sprintf("%d/%d 2x%d", ud[0], ud[1], n)
 			if len(got[0]) != delay+len(w[0]) {
 				t.Errorf("%s: %d samples streamed, want Delay %d + Poly's %d", name, len(got[0]), delay, len(w[0]))

@@ -47,7 +47,7 @@ func compareRuns(t *testing.T, name string, gpu *gpuimage.Device, in [][][]float
 	got := runOn(t, gpu, in, nout, want, fn)
 	defer closeIms(got)
 	for i := range want {
-		g, w := rowsOf(t, got[i]), rowsOf(t, want[i])
+		g, w := tu.Rows(t, got[i]), tu.Rows(t, want[i])
 		if amp > 1 {
 			w = append(w, []float64{amp}) // checkClose's scale (the inputs are within ±1)
 			g = append(g, []float64{amp})
@@ -156,9 +156,9 @@ func TestCUDAViews(t *testing.T) {
 			}
 			var all [][]float64
 			for _, o := range outs {
-				all = append(all, rowsOf(t, o)...)
+				all = append(all, tu.Rows(t, o)...)
 			}
-			return append(all, rowsOf(t, rec)...)
+			return append(all, tu.Rows(t, rec)...)
 		}
 		want := run(gpuimage.CPU())
 		got := run(gpu)

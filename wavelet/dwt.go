@@ -81,12 +81,20 @@ func invLen(m, f int, mode Mode) int {
 	return 2*m - f + 2
 }
 
-// checkArgs checks w and m.
-func checkArgs(w *Wavelet, m Mode) error {
+// prepare checks a call's wavelet, mode and input images (named as its
+// parameters: 32FC1, one size, one device), its errors prefixed by op.
+func prepare(op string, w *Wavelet, m Mode, names []string, ims ...*gpuimage.Image) ([]*core.State, error) {
 	if err := w.check(); err != nil {
-		return err
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	return m.check()
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	in, err := checkCoeffs(names, ims)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return in, nil
 }
 
 // checkCoeffs checks that ims are open 32FC1 images of one size on one device.
@@ -143,14 +151,14 @@ func (st *step) run(op string, in []*core.State, outs []*gpuimage.Image, rows, c
 		}
 		if shared {
 			if err := d.CheckDst(dev); err != nil {
-				return fmt.Errorf("%s: %w", op, err)
+				return fmt.Errorf("%s: output %d: %w", op, i+1, err)
 			}
 			tmp := &gpuimage.Image{}
 			copies = append(copies, [2]*gpuimage.Image{tmp, o})
 			d = core.StateOf(tmp)
 		}
 		if err := d.Create(dev, rows, cols, core.Depth32F, 1); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
+			return fmt.Errorf("%s: output %d: %w", op, i+1, err)
 		}
 		st.out[i] = d
 	}
@@ -183,12 +191,9 @@ const maxDim = 1 << 28
 // gpuimage.Image's outputs are.
 func DWT(src, cA, cD *gpuimage.Image, w *Wavelet, m Mode, axis Axis, opts ...gpuimage.Option) error {
 	const op = "wavelet.DWT"
-	if err := checkArgs(w, m); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	in, err := checkCoeffs([]string{"src"}, []*gpuimage.Image{src})
+	in, err := prepare(op, w, m, []string{"src"}, src)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return err
 	}
 	s := in[0]
 	switch axis {
@@ -205,12 +210,9 @@ func DWT(src, cA, cD *gpuimage.Image, w *Wavelet, m Mode, axis Axis, opts ...gpu
 // samples along the axis from m coefficients of each (2m in Periodization mode).
 func IDWT(cA, cD, dst *gpuimage.Image, w *Wavelet, m Mode, axis Axis, opts ...gpuimage.Option) error {
 	const op = "wavelet.IDWT"
-	if err := checkArgs(w, m); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	in, err := checkCoeffs([]string{"cA", "cD"}, []*gpuimage.Image{cA, cD})
+	in, err := prepare(op, w, m, []string{"cA", "cD"}, cA, cD)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return err
 	}
 	s := in[0]
 	n := s.Cols
@@ -235,12 +237,9 @@ func IDWT(cA, cD, dst *gpuimage.Image, w *Wavelet, m Mode, axis Axis, opts ...gp
 // rows tall.
 func DWT2(src, cA, cH, cV, cD *gpuimage.Image, w *Wavelet, m Mode, opts ...gpuimage.Option) error {
 	const op = "wavelet.DWT2"
-	if err := checkArgs(w, m); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	in, err := checkCoeffs([]string{"src"}, []*gpuimage.Image{src})
+	in, err := prepare(op, w, m, []string{"src"}, src)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return err
 	}
 	s := in[0]
 	return newStep(fwd2, w, m).run(op, in, []*gpuimage.Image{cA, cH, cV, cD},
@@ -251,12 +250,9 @@ func DWT2(src, cA, cH, cV, cD *gpuimage.Image, w *Wavelet, m Mode, opts ...gpuim
 // cD)), w, mode): the four (32FC1, one size) give dst.
 func IDWT2(cA, cH, cV, cD, dst *gpuimage.Image, w *Wavelet, m Mode, opts ...gpuimage.Option) error {
 	const op = "wavelet.IDWT2"
-	if err := checkArgs(w, m); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	in, err := checkCoeffs([]string{"cA", "cH", "cV", "cD"}, []*gpuimage.Image{cA, cH, cV, cD})
+	in, err := prepare(op, w, m, []string{"cA", "cH", "cV", "cD"}, cA, cH, cV, cD)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return err
 	}
 	s := in[0]
 	r, c := invLen(s.Rows, w.Len(), m), invLen(s.Cols, w.Len(), m)

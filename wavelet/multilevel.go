@@ -21,7 +21,7 @@ func levels(level, n int, w *Wavelet) (int, error) {
 		level = max
 	}
 	if level == 0 {
-		return 0, fmt.Errorf("%d samples are too few for a level of %s (%d taps): at least %d", n, w.Name, w.Len(), w.Len()-1)
+		return 0, fmt.Errorf("%d samples are too few for a level of %s (%d taps): at least %d", n, w.Name, w.Len(), 2*(w.Len()-1))
 	}
 	if level > max {
 		return 0, fmt.Errorf("level %d is too deep for %d samples and %s (%d taps): at most %d", level, n, w.Name, w.Len(), max)
@@ -43,12 +43,9 @@ func closeAll(ims []*gpuimage.Image) {
 // effects and goes on).
 func WaveDec(src *gpuimage.Image, w *Wavelet, m Mode, level int, axis Axis, opts ...gpuimage.Option) ([]*gpuimage.Image, error) {
 	const op = "wavelet.WaveDec"
-	if err := checkArgs(w, m); err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	in, err := checkCoeffs([]string{"src"}, []*gpuimage.Image{src})
+	in, err := prepare(op, w, m, []string{"src"}, src)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
+		return nil, err
 	}
 	n := in[0].Cols
 	if axis == AlongCols {
@@ -162,12 +159,9 @@ func (c *Coeffs2) Close() error {
 // the shorter side; a deeper one is an error.
 func WaveDec2(src *gpuimage.Image, w *Wavelet, m Mode, level int, opts ...gpuimage.Option) (*Coeffs2, error) {
 	const op = "wavelet.WaveDec2"
-	if err := checkArgs(w, m); err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	in, err := checkCoeffs([]string{"src"}, []*gpuimage.Image{src})
+	in, err := prepare(op, w, m, []string{"src"}, src)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
+		return nil, err
 	}
 	if level, err = levels(level, min(in[0].Rows, in[0].Cols), w); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)

@@ -39,20 +39,6 @@ func randRows(r *rand.Rand, rows, cols int) [][]float32 {
 	return v
 }
 
-// rowsOf downloads a 32FC1 image as rows.
-func rowsOf(t *testing.T, im *gpuimage.Image) [][]float64 {
-	t.Helper()
-	f := tu.Float32s(t, im)
-	out := make([][]float64, im.Rows())
-	for i := range out {
-		out[i] = make([]float64, im.Cols())
-		for j := range out[i] {
-			out[i][j] = float64(f[i*im.Cols()+j])
-		}
-	}
-	return out
-}
-
 // transpose is v's columns as rows.
 func transpose(v [][]float32) [][]float32 {
 	if len(v) == 0 {
@@ -178,8 +164,8 @@ func TestDWTMatchesPyWavelets(t *testing.T) {
 			if err := wavelet.DWT(src, a, d, w, c.m, c.axis); err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
-			checkClose(t, c.name+" cA", rowsOf(t, a), want[0])
-			checkClose(t, c.name+" cD", rowsOf(t, d), want[1])
+			checkClose(t, c.name+" cA", tu.Rows(t, a), want[0])
+			checkClose(t, c.name+" cD", tu.Rows(t, d), want[1])
 			src.Close()
 			a.Close()
 			d.Close()
@@ -191,7 +177,7 @@ func TestDWTMatchesPyWavelets(t *testing.T) {
 		if err := wavelet.IDWT(a, d, dst, w, c.m, c.axis); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		checkClose(t, c.name, rowsOf(t, dst), want)
+		checkClose(t, c.name, tu.Rows(t, dst), want)
 		a.Close()
 		d.Close()
 		dst.Close()
@@ -241,7 +227,7 @@ func TestDWT2MatchesPyWavelets(t *testing.T) {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 			for k, nm := range []string{"cA", "cH", "cV", "cD"} {
-				checkClose(t, c.name+" "+nm, rowsOf(t, out[k]), want[k])
+				checkClose(t, c.name+" "+nm, tu.Rows(t, out[k]), want[k])
 				out[k].Close()
 			}
 			src.Close()
@@ -253,7 +239,7 @@ func TestDWT2MatchesPyWavelets(t *testing.T) {
 		if err := wavelet.IDWT2(ims[0], ims[1], ims[2], ims[3], dst, w, c.m); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		checkClose(t, c.name, rowsOf(t, dst), want)
+		checkClose(t, c.name, tu.Rows(t, dst), want)
 		for _, im := range ims {
 			im.Close()
 		}
@@ -311,7 +297,7 @@ func TestWaveDecMatchesPyWavelets(t *testing.T) {
 				t.Fatalf("%s: %d arrays, want %d", name, len(got), len(want))
 			}
 			for k := range got {
-				checkClose(t, fmt.Sprintf("%s [%d]", name, k), rowsOf(t, got[k]), want[k])
+				checkClose(t, fmt.Sprintf("%s [%d]", name, k), tu.Rows(t, got[k]), want[k])
 				got[k].Close()
 			}
 			src.Close()
@@ -328,12 +314,12 @@ func TestWaveDecMatchesPyWavelets(t *testing.T) {
 		if len(got.Details) != len(raw)-1 {
 			t.Fatalf("%s: %d levels, want %d", name, len(got.Details), len(raw)-1)
 		}
-		checkClose(t, name+" A", rowsOf(t, got.A), decode[[][]float64](t, raw[0]))
+		checkClose(t, name+" A", tu.Rows(t, got.A), decode[[][]float64](t, raw[0]))
 		for k, d := range got.Details {
 			want := decode[[3][][]float64](t, raw[k+1])
-			checkClose(t, fmt.Sprintf("%s level %d H", name, len(got.Details)-k), rowsOf(t, d.H), want[0])
-			checkClose(t, fmt.Sprintf("%s level %d V", name, len(got.Details)-k), rowsOf(t, d.V), want[1])
-			checkClose(t, fmt.Sprintf("%s level %d D", name, len(got.Details)-k), rowsOf(t, d.D), want[2])
+			checkClose(t, fmt.Sprintf("%s level %d H", name, len(got.Details)-k), tu.Rows(t, d.H), want[0])
+			checkClose(t, fmt.Sprintf("%s level %d V", name, len(got.Details)-k), tu.Rows(t, d.V), want[1])
+			checkClose(t, fmt.Sprintf("%s level %d D", name, len(got.Details)-k), tu.Rows(t, d.D), want[2])
 		}
 		got.Close()
 		src.Close()
@@ -382,7 +368,7 @@ func checkRoundTrip(t *testing.T, dev *gpuimage.Device, name string, x [][]float
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	got := rowsOf(t, dst)
+	got := tu.Rows(t, dst)
 	// Periodization of an odd length gives it back one longer (as pywt).
 	if len(got) < len(x) || len(got[0]) < len(x[0]) || len(got) > len(x)+1 || len(got[0]) > len(x[0])+1 {
 		t.Fatalf("%s: %dx%d back from %dx%d", name, len(got[0]), len(got), len(x[0]), len(x))

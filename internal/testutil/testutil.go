@@ -313,6 +313,20 @@ func SciPy(t *testing.T, script string, cases any, n int) []json.RawMessage {
 	return res
 }
 
+// Rows reads a 32FC1 image as rows of float64 values.
+func Rows(t testing.TB, im *gpuimage.Image) [][]float64 {
+	t.Helper()
+	v := Float32s(t, im)
+	out := make([][]float64, im.Rows())
+	for y := range out {
+		out[y] = make([]float64, im.Cols())
+		for i := range out[y] {
+			out[y][i] = float64(v[y*im.Cols()+i])
+		}
+	}
+	return out
+}
+
 // UploadRows is vals (rows of equal length) as a 32FC1 image on dev.
 func UploadRows(t testing.TB, dev *gpuimage.Device, vals [][]float32) *gpuimage.Image {
 	t.Helper()
