@@ -18,6 +18,7 @@ func init() {
 		o interp.ShepardOptions
 	}{
 		{64, interp.ShepardOptions{}},
+		{1000, interp.ShepardOptions{}},
 		{10000, interp.ShepardOptions{}},
 		{10000, interp.ShepardOptions{Power: 3}},
 		{10000, interp.ShepardOptions{K: 8}},

@@ -78,3 +78,104 @@ func TestCUDAShepardMatchesCPU(t *testing.T) {
 		}
 	}
 }
+
+// The far-field kernels (every point, from tileMin points on) against the CPU
+// device's exact sums, forced onto small point sets too: points inside the map
+// and far outside it (every tile has near and far ones), some on pixel centres,
+// awkward sizes, the powers the expansion takes, a mask on a view; within 1e-5
+// of the values' range.
+func TestCUDAShepardTilesMatchCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	defer interp.SetTileMin(1)()
+	r := tu.Rand(t)
+	for _, sz := range [][2]int{{1, 1}, {7, 1}, {1, 9}, {65, 64}, {451, 300}, {4097, 3}, {130, 37}} {
+		for _, n := range []int{1, 7, 300, 1500} {
+			if testing.Short() && sz[0]*sz[1]*n > 30_000_000 {
+				continue
+			}
+			pts := randPoints(r, n, sz[0], sz[1])
+			for i := range pts[:n/2] {
+				// Half of them anywhere within three maps' widths.
+				pts[i].X = float64(float32(r.Float64()*float64(3*sz[0]+200) - float64(sz[0]+100)))
+				pts[i].Y = float64(float32(r.Float64()*float64(3*sz[1]+200) - float64(sz[1]+100)))
+			}
+			for _, o := range []interp.ShepardOptions{{}, {Power: 1}, {Power: 3.5}, {Power: 8}, {Power: 0.5, ZeroOutside: true}} {
+				name := fmt.Sprintf("tiles %dx%d n=%d %+v", sz[0], sz[1], n, o)
+				want := runShepard(t, gpuimage.CPU(), pts, sz[0], sz[1], &o)
+				got := runShepard(t, gpu, pts, sz[0], sz[1], &o)
+				w64 := make([]float64, len(want))
+				for i, v := range want {
+					w64[i] = float64(v)
+				}
+				checkMap(t, name, got, w64, nil)
+			}
+		}
+	}
+	// A mask on a view: the tiles start at the view's corner.
+	cols, rows := 150, 131
+	mb := make([]uint8, cols*rows)
+	for i := range mb {
+		mb[i] = uint8(r.Intn(2))
+	}
+	pts := randPoints(r, 900, cols, rows)
+	var maps [2][]float32
+	for d, dev := range []*gpuimage.Device{gpuimage.CPU(), gpu} {
+		mask, err := gpuimage.NewFromData(dev, rows, cols, gpuimage.CV8UC1, mb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		big := tu.Poisoned(t, dev, rows+10, cols+20, gpuimage.CV32FC1)
+		view, err := big.Region(image.Rect(13, 5, 13+cols, 5+rows))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := interp.Shepard(pts, view, &interp.ShepardOptions{Mask: mask}); err != nil {
+			t.Fatal(err)
+		}
+		maps[d] = tu.Float32s(t, big)
+		mask.Close()
+		big.Close()
+	}
+	for i := range maps[0] {
+		c, g := maps[0][i], maps[1][i]
+		same := math.Float32bits(c) == math.Float32bits(g) || (c == c && g == g && math.Abs(float64(c-g)) <= 2e-3)
+		if !same {
+			t.Fatalf("tiles, mask and view: element %d is %v on the GPU, %v on the CPU", i, g, c)
+		}
+	}
+}
+
+// Shepard over every point by both kernels (each point at every pixel, and the
+// tiles' far-field expansion), for the crossover tileMin records: kernel time by
+// events, median; bytes count the map written.
+func BenchmarkCUDAShepard(b *testing.B) {
+	gpu := tu.CUDA(b)
+	r := tu.Rand(b)
+	for _, sz := range [][2]int{{512, 512}, {3840, 2160}} {
+		for _, n := range []int{64, 128, 256, 512, 1024, 10000} {
+			pts := make([]interp.Point, n)
+			for i := range pts {
+				pts[i] = interp.Point{X: r.Float64() * float64(sz[0]), Y: r.Float64() * float64(sz[1]), Value: r.Float64() * 100}
+			}
+			for _, tiles := range []bool{false, true} {
+				b.Run(fmt.Sprintf("%dx%d/n=%d/tiles=%v", sz[0], sz[1], n, tiles), func(b *testing.B) {
+					min := 1 << 30
+					if tiles {
+						min = 1
+					}
+					defer interp.SetTileMin(min)()
+					dst, err := gpuimage.New(gpu, sz[1], sz[0], gpuimage.CV32FC1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer dst.Close()
+					s, _ := gpu.NewStream()
+					defer s.Close()
+					on := gpuimage.OnStream(s)
+					b.SetBytes(int64(sz[0] * sz[1] * 4))
+					tu.EventMedian(b, s, func() error { return interp.Shepard(pts, dst, nil, on) })
+				})
+			}
+		}
+	}
+}

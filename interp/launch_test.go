@@ -9,7 +9,7 @@ import (
 )
 
 // Every kernel Shepard launches on the recorder (the CUDA launch code without a
-// GPU): all points and the grid, power 2 and others; each must exist in the fatbin.
+// GPU): all points (few and many) and the grid, power 2 and others; each must exist in the fatbin.
 func TestLaunchedKernelsExist(t *testing.T) {
 	rec := tu.NewRecorder()
 	dst := rec.Image(t, 30, 40, gpuimage.CV32FC1)
@@ -19,5 +19,13 @@ func TestLaunchedKernelsExist(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Many points: the far-field kernels.
+	restore := interp.SetTileMin(1)
+	for _, o := range []interp.ShepardOptions{{}, {Power: 3}} {
+		if err := interp.Shepard(pts, dst, &o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	restore()
 	rec.CheckLaunched(t)
 }

@@ -8,6 +8,9 @@ const (
 	shepardTile = 256
 	shepardMaxK = 32
 	shepardEps  = float32(1e-18)
+	shepardT    = 64
+	shepardTT   = 256
+	shepardQ    = 12
 )
 
 // shepardParams mirrors gi_shepard_*'s parameters (kernels/interp_params.h:
@@ -22,7 +25,7 @@ type shepardParams struct {
 	K                   int32
 	Mask                uintptr
 	Mp                  int32
-	Fill, Big           float32
+	Fill, Big, Far2     float32
 	Cells               uintptr
 	Gx, Gy, Cell, Rings int32
 }

@@ -21,6 +21,9 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_SHEPARD_PX", shepardPX, kparams.ShepardPX},
 		{"GI_SHEPARD_TILE", shepardTile, kparams.ShepardTile},
 		{"GI_SHEPARD_MAXK", shepardMaxK, kparams.ShepardMaxK},
+		{"GI_SHEPARD_T", shepardT, kparams.ShepardT},
+		{"GI_SHEPARD_TT", shepardTT, kparams.ShepardTT},
+		{"GI_SHEPARD_Q", shepardQ, kparams.ShepardQ},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

@@ -279,3 +279,18 @@ func TestShepardErrors(t *testing.T) {
 		t.Errorf("empty dst: %v", err)
 	}
 }
+
+// The far-field expansion's ratio: a quarter of the distance for power 2, smaller
+// for higher powers, none past 8 (those sum every point exactly).
+func TestFarRatio(t *testing.T) {
+	for _, c := range []struct{ p, r float64 }{{2, 0.25}, {1, 0.25}, {0.5, 0.25}, {8, 0.125}, {8.5, 0}, {30, 0}} {
+		if got := interp.FarRatio(c.p); got != c.r {
+			t.Errorf("power %v: ratio %v, want %v", c.p, got, c.r)
+		}
+	}
+	for p := 0.25; p <= 8; p += 0.25 {
+		if r := interp.FarRatio(p); r < 0.1 {
+			t.Errorf("power %v: ratio %v (the near points would crowd the tiles)", p, r)
+		}
+	}
+}

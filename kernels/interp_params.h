@@ -13,6 +13,12 @@
 #define GI_SHEPARD_PX 4
 #define GI_SHEPARD_TILE 256
 #define GI_SHEPARD_MAXK 32
+// The far-field kernels (gi_shepard_tiles_*): a block of GI_SHEPARD_TT threads a
+// GI_SHEPARD_T x GI_SHEPARD_T tile of pixels; the points far from the tile summed
+// into a local expansion of degree GI_SHEPARD_Q (even) about its centre.
+#define GI_SHEPARD_T 64
+#define GI_SHEPARD_TT 256
+#define GI_SHEPARD_Q 12
 // GI_SHEPARD_EPS is added to every squared distance (pixels^2): a point on a pixel
 // has the finite weight EPS^(-p/2), and such a pixel takes the point's value.
 #define GI_SHEPARD_EPS 1e-18f
@@ -33,6 +39,10 @@
 //   big:  the all-points kernels recompute a pixel whose weights sum to big or more
 //         (or overflow) one point at a time, exactly and scaled by its nearest
 //         point's weight.
+//   far2: gi_shepard_tiles_*: a point whose squared distance from a tile's centre
+//         is far2 or more is far from every pixel of the tile (|u - c| <= r |q - c|,
+//         r = rho / sqrt(far2), rho the tile's half diagonal) and enters the tile's
+//         expansion; the others are summed pixel by pixel.
 struct ShepardParams {
   float* dst;
   int dp;
@@ -43,7 +53,7 @@ struct ShepardParams {
   int k;
   const unsigned char* mask;
   int mp;
-  float fill, big;
+  float fill, big, far2;
   const int* cells;
   int gx, gy, cell, rings;
 };

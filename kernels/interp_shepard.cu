@@ -6,6 +6,10 @@
 //                           loads); p2: power 2, the reciprocals of two pixels'
 //                           distances from one (1/(ab) times b and a); pw: any
 //                           power, 2^(-p/2 log2 d2). Tiles summed apart, then added.
+//   gi_shepard_tiles_{p2,pw} every point, many of them: a block a tile of pixels;
+//                           the points far from the tile (host: far2) summed into
+//                           the tile's local expansion (below), the near ones pixel
+//                           by pixel; the expansion evaluated at each pixel.
 //   gi_shepard_grid_{p2,pw} a radius and/or the k nearest: a thread a pixel, the
 //                           points of the cells around its own from the grid, the k
 //                           nearest kept sorted in shared memory.
@@ -29,6 +33,10 @@ __device__ __forceinline__ float dist2(float px, float fx, float dy2) {
 template <bool P2>
 __device__ __forceinline__ float weight(float d2, float e) {
   return P2 ? rcp_approx(d2) : ex2_approx(e * lg2_approx(d2));
+}
+
+__device__ __forceinline__ float2 cmul(float2 a, float2 b) {
+  return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
 
 __device__ __forceinline__ const float4* points(const ShepardParams& p) { return reinterpret_cast<const float4*>(p.pts); }
@@ -127,6 +135,186 @@ __device__ __forceinline__ void all(const ShepardParams& p) {
   for (; slow; slow &= slow - 1) {
     const int x = xb + (__ffs(slow) - 1) * BX;
     store(p, x, y, exact(p, 0, p.n, (float)x, fy, e));
+  }
+}
+
+// The far field. A point q far from a tile (centre c, half diagonal rho) weighs a
+// pixel u of it by |u - c - s|^-p, s = q - c. With U = (u - c)/rho (|U| <= 1),
+// tau = rho/s (|tau| <= r, complex) and a = p/2,
+//   |u - q|^-p = rho^-p |tau|^p (1 - U tau)^-a conj(1 - U tau)^-a
+//              = rho^-p |tau|^p sum_kl c_k c_l (U tau)^k conj(U tau)^l,
+// c_k = a(a+1)..(a+k-1)/k!, so the tile's far points sum to
+//   rho^-p sum_kl A_kl U^k conj(U)^l,  A_kl = c_k c_l sum_q g_q tau_q^k conj(tau_q)^l,
+// g = |tau|^p (times the value for the weighted sum). Kept: k + l <= Q; A_lk is
+// conj(A_kl), so the pairs k < l count twice the real part and k <= l suffices:
+// (Q/2 + 1)^2 coefficients. The host picks r so that the dropped terms stay below
+// 5e-7 of each point's weight.
+template <bool P2>
+__device__ __forceinline__ void tiles(const ShepardParams& p) {
+  constexpr int T = GI_SHEPARD_T, NT = GI_SHEPARD_TT, Q = GI_SHEPARD_Q, H = Q / 2 + 1, NC = H * H;
+  constexpr int RY = NT / T, PY = T / RY;  // a thread: PY pixels of a column, RY rows apart
+  constexpr int G = NT / 64;               // coefficient threads 64 apart share a coefficient
+  static_assert(Q % 2 == 0 && NC <= 64 && NT % 64 == 0 && T % RY == 0 && PY % 2 == 0, "tile shape");
+  // A chunk's far points (tau^0 .. tau^Q, and (g, g * value)) and near points;
+  // after the last chunk, each pixel's near sums.
+  constexpr int TPB = NT * (Q + 1) * 8, GVB = NT * 8, NQB = NT * 16;
+  static_assert(T * T * 8 <= TPB + GVB + NQB, "the near sums fit the chunk tables");
+  __shared__ __align__(16) char buf[TPB + GVB + NQB];
+  float2(*tp)[Q + 1] = reinterpret_cast<float2(*)[Q + 1]>(buf);
+  float2* gv = reinterpret_cast<float2*>(buf + TPB);
+  float4* nq = reinterpret_cast<float4*>(buf + TPB + GVB);
+  float2* nd = reinterpret_cast<float2*>(buf);
+  __shared__ int cnt[2][NT / 32];
+  __shared__ float4 red[G][64];
+  __shared__ float4 co[NC];  // A_kl for the weights (x, y) and the weighted values (z, w)
+  const int t = threadIdx.x, lane = t % 32, wp = t / 32;
+  const int x0 = blockIdx.x * T, y0 = blockIdx.y * T;
+  const float cx = (float)x0 + 0.5f * (T - 1), cy = (float)y0 + 0.5f * (T - 1);
+  const float rho = 0.5f * (T - 1) * 1.41421356f, a = 0.5f * p.power, e = -a;
+  // This thread's coefficient (k, l) and its share of the far points.
+  const int ci = t % 64, grp = t / 64;
+  int ck = 0, cl = 0;
+  for (int k = 0, c = ci; k < H; ++k) {
+    if (c <= Q - 2 * k) {
+      ck = k, cl = k + c;
+      break;
+    }
+    c -= Q - 2 * k + 1;
+  }
+  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  const int px = x0 + t % T, py = y0 + t / T;
+  const float fx = (float)px;
+  float num[PY], den[PY];
+#pragma unroll
+  for (int j = 0; j < PY; ++j) num[j] = 0.f, den[j] = 0.f;
+  const float4* pts = points(p);
+  const unsigned below = (1u << lane) - 1u;
+  for (int t0 = 0; t0 < p.n; t0 += NT) {
+    const int i = t0 + t;
+    bool far = false, close = false;
+    float4 q = make_float4(0.f, 0.f, 0.f, 0.f);
+    float sx = 0.f, sy = 0.f, s2 = 0.f;
+    if (i < p.n) {
+      q = pts[i];
+      sx = q.x - cx, sy = q.y - cy;
+      s2 = fmaf(sx, sx, sy * sy);
+      far = s2 >= p.far2;
+      close = !far;
+    }
+    // Each point's place among the chunk's far or near ones, in point order.
+    const unsigned bf = __ballot_sync(0xffffffffu, far), bn = __ballot_sync(0xffffffffu, close);
+    __syncthreads();  // the previous chunk's tables read
+    if (lane == 0) cnt[0][wp] = __popc(bf), cnt[1][wp] = __popc(bn);
+    __syncthreads();
+    int sf = __popc(bf & below), sn = __popc(bn & below), nf = 0, nn = 0;
+#pragma unroll
+    for (int w = 0; w < NT / 32; ++w) {
+      const int cf = cnt[0][w], cn = cnt[1][w];
+      if (w < wp) sf += cf, sn += cn;
+      nf += cf, nn += cn;
+    }
+    if (far) {
+      const float inv = rho * rcp_approx(s2);  // tau = rho conj(s) / |s|^2
+      const float2 tau = make_float2(sx * inv, -sy * inv);
+      const float t2 = rho * inv;  // |tau|^2
+      const float g = P2 ? t2 : ex2_approx(a * lg2_approx(t2));
+      gv[sf] = make_float2(g, g * q.z);
+      float2 pk = make_float2(1.f, 0.f);
+#pragma unroll
+      for (int k = 0; k <= Q; ++k) {
+        tp[sf][k] = pk;
+        pk = cmul(pk, tau);
+      }
+    }
+    if (close) nq[sn] = q;
+    __syncthreads();
+    if (ci < NC) {
+#pragma unroll 4
+      for (int f = grp; f < nf; f += G) {
+        const float2 u = tp[f][ck], v = tp[f][cl], w = gv[f];
+        const float zr = fmaf(u.x, v.x, u.y * v.y), zi = fmaf(u.y, v.x, -u.x * v.y);  // u conj(v)
+        acc.x = fmaf(w.x, zr, acc.x), acc.y = fmaf(w.x, zi, acc.y);
+        acc.z = fmaf(w.y, zr, acc.z), acc.w = fmaf(w.y, zi, acc.w);
+      }
+    }
+#pragma unroll 1
+    for (int m = 0; m < nn; ++m) {
+      const float4 q = nq[m];
+      float d2[PY], w[PY];
+#pragma unroll
+      for (int j = 0; j < PY; ++j) d2[j] = dist2(q.x, fx, dyEps(q.y, (float)(py + j * RY)));
+      if (P2) {
+#pragma unroll
+        for (int j = 0; j < PY; j += 2) {
+          const float r = rcp_approx(d2[j] * d2[j + 1]);
+          w[j] = r * d2[j + 1];
+          w[j + 1] = r * d2[j];
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < PY; ++j) w[j] = weight<false>(d2[j], e);
+      }
+#pragma unroll
+      for (int j = 0; j < PY; ++j) num[j] = fmaf(w[j], q.z, num[j]), den[j] += w[j];
+    }
+  }
+  // The coefficients: the groups' sums added, times c_k c_l (twice off the
+  // diagonal); the near sums to shared memory (the chunk tables' place).
+  if (ci < NC) red[grp][ci] = acc;
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < PY; ++j) nd[t + j * NT] = make_float2(num[j], den[j]);
+  if (t < NC) {
+    float4 s = red[0][t];
+#pragma unroll
+    for (int g = 1; g < G; ++g) s.x += red[g][t].x, s.y += red[g][t].y, s.z += red[g][t].z, s.w += red[g][t].w;
+    float f = ck == cl ? 1.f : 2.f;
+    for (int k = 1; k <= cl; ++k) {
+      const float ck1 = ((float)(k - 1) + a) / (float)k;
+      f *= k <= ck ? ck1 * ck1 : ck1;
+    }
+    co[t] = make_float4(s.x * f, s.y * f, s.z * f, s.w * f);
+  }
+  __syncthreads();
+  if (px >= p.w) return;
+  // rho^-p: the far sums in the near sums' units.
+  const float sc = P2 ? 1.f / (rho * rho) : ex2_approx(e * lg2_approx(rho * rho)), ir = 1.f / rho;
+  const unsigned cs = (unsigned)__cvta_generic_to_shared(co);
+  unsigned slow = 0;
+#pragma unroll 1
+  for (int j = 0; j < PY; ++j) {
+    const int y = py + j * RY;
+    if (y >= p.h) break;
+    const float2 u = make_float2((fx - cx) * ir, ((float)y - cy) * ir);
+    float2 U[Q + 1];
+    U[0] = make_float2(1.f, 0.f);
+#pragma unroll
+    for (int k = 1; k <= Q; ++k) U[k] = cmul(U[k - 1], u);
+    float fd = 0.f, fn = 0.f;
+#pragma unroll
+    for (int k = 0, c = 0; k < H; ++k) {
+#pragma unroll
+      for (int l = k; l <= Q - k; ++l, ++c) {
+        const float zr = fmaf(U[k].x, U[l].x, U[k].y * U[l].y), zi = fmaf(U[k].y, U[l].x, -U[k].x * U[l].y);
+        // Loaded where used (volatile: not hoisted out of the pixel loop into
+        // 4 NC registers).
+        float4 A;
+        asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(A.x), "=f"(A.y), "=f"(A.z), "=f"(A.w) : "r"(cs + 16u * c));
+        fd = fmaf(A.x, zr, fmaf(-A.y, zi, fd));
+        fn = fmaf(A.z, zr, fmaf(-A.w, zi, fn));
+      }
+    }
+    const float2 ns = nd[t + j * NT];
+    const float d = fmaf(fd, sc, ns.y), nm = fmaf(fn, sc, ns.x);
+    if (ns.y < p.big && d >= 1e-20f && fabsf(nm) < INFINITY)
+      store(p, px, y, nm / d);
+    else
+      slow |= 1u << j;
+  }
+#pragma unroll 1
+  for (; slow; slow &= slow - 1) {
+    const int y = py + (__ffs(slow) - 1) * RY;
+    store(p, px, y, exact(p, 0, p.n, fx, (float)y, e));
   }
 }
 
@@ -266,6 +454,10 @@ __device__ __forceinline__ void grid(const ShepardParams& p) {
   extern "C" __global__ void __launch_bounds__(GI_SHEPARD_BX * GI_SHEPARD_BY)                    \
       gi_shepard_all_##NAME(__grid_constant__ const ShepardParams p) {                           \
     shepard::all<P2, GI_SHEPARD_PX>(p);                                                          \
+  }                                                                                              \
+  extern "C" __global__ void __launch_bounds__(GI_SHEPARD_TT, 2)                                \
+      gi_shepard_tiles_##NAME(__grid_constant__ const ShepardParams p) {                         \
+    shepard::tiles<P2>(p);                                                                       \
   }                                                                                              \
   extern "C" __global__ void __launch_bounds__(GI_SHEPARD_BX * GI_SHEPARD_BY)                    \
       gi_shepard_grid_##NAME(__grid_constant__ const ShepardParams p) {                          \

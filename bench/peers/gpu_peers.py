@@ -179,7 +179,7 @@ try:
         """, "idw")
     rng = np.random.default_rng(1)
     cases = []
-    for n in (64, 10000):
+    for n in (64, 1000, 10000):
         px = cp.asarray(rng.random(n, dtype=np.float32) * w)
         py = cp.asarray(rng.random(n, dtype=np.float32) * h)
         pv = cp.asarray(rng.random(n, dtype=np.float32) * 100)

@@ -28,7 +28,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "622e22d19396fb923f00d5ed8ffe11124e1b961c5153d5e135725dbfdaee6fc1"
+const HeadersSum = "1fc6c4ed017fd24453055ad197ee904037cadcc59ac3606b61c31cf767b65006"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -169,6 +169,9 @@ const (
 	ShepardPX   = C.GI_SHEPARD_PX
 	ShepardTile = C.GI_SHEPARD_TILE
 	ShepardMaxK = C.GI_SHEPARD_MAXK
+	ShepardT    = C.GI_SHEPARD_T
+	ShepardTT   = C.GI_SHEPARD_TT
+	ShepardQ    = C.GI_SHEPARD_Q
 )
 
 // The wavelet kernels' sizes (kernels/wavelet_params.h).
