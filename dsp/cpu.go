@@ -212,22 +212,42 @@ func spectralCPU(d, s *core.State, sp *spectral, welch bool) {
 	})
 }
 
-// segment fills frame (nfft samples) with segment j of signal x: its samples (zero
-// outside the signal), detrended, windowed, then zeros.
+// segment fills frame (nfft samples) with segment j of signal x: its samples
+// (sample), detrended, windowed, then zeros.
 func (sp *spectral) segment(frame []float64, x []float32, j int) {
 	seg := frame[:sp.nperseg]
 	for k := range seg {
-		if i := j*sp.step + k - sp.pad; i >= 0 && i < sp.n {
-			seg[k] = float64(x[i])
-		} else {
-			seg[k] = 0
-		}
+		seg[k] = sp.sample(x, j*sp.step+k-sp.pad)
 	}
 	detrend(seg, sp.detrend)
 	for k := range seg {
 		seg[k] *= sp.win[k]
 	}
 	clear(frame[sp.nperseg:])
+}
+
+// sample is signal x's sample i, extended by sp.ext for sp.pad samples past each
+// end (SciPy's even_ext, odd_ext, const_ext or zeros) and zero beyond (STFT's
+// padding).
+func (sp *spectral) sample(x []float32, i int) float64 {
+	n := sp.n
+	if i >= 0 && i < n {
+		return float64(x[i])
+	}
+	if sp.ext == BoundaryZeros || i < -sp.pad || i >= n+sp.pad {
+		return 0
+	}
+	e, m := float64(x[0]), -i // the end sample and the mirrored one's index
+	if i >= n {
+		e, m = float64(x[n-1]), 2*(n-1)-i
+	}
+	switch sp.ext {
+	case BoundaryConstant:
+		return e
+	case BoundaryEven:
+		return float64(x[m])
+	}
+	return 2*e - float64(x[m])
 }
 
 // detrend removes the mean (DetrendConstant) or the least-squares line

@@ -105,7 +105,7 @@ func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) e
 	}
 	p := specParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Frames: frames.Ptr, Spec: spec.Ptr,
 		Win: wbuf.Ptr, Rows: int32(s.Rows), N: int32(sp.n), Nperseg: int32(sp.nperseg), Step: int32(sp.step),
-		Nfft: int32(sp.nfft), Pad: int32(sp.pad), Nseg: int32(sp.nseg), Nfreq: int32(sp.nfreq), Detrend: int32(sp.detrend),
+		Nfft: int32(sp.nfft), Pad: int32(sp.pad), Ext: int32(sp.ext), Nseg: int32(sp.nseg), Nfreq: int32(sp.nfreq), Detrend: int32(sp.detrend),
 		Cplx: int32(cplx), Mode: int32(mode), Scale: float32(sp.scale)}
 	if sp.twoSided {
 		p.TwoSided = 1

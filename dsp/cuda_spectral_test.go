@@ -30,6 +30,11 @@ func TestCUDASpectralMatchesCPU(t *testing.T) {
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 960, Window: dsp.Hann}, 100000},
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1500, NFFT: 2048, NOverlap: 1400, Detrend: dsp.DetrendLinear, Fs: 44100}, 150001},
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 4096, NOverlap: 4000, Detrend: dsp.DetrendNone, Scaling: dsp.ScalingSpectrum}, 200000},
+		// The fused kernels' constant detrend (the signals' trend takes the
+		// segments' means from 0.3 to 200), other windows and scalings.
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1500, NFFT: 2048, NOverlap: 1400, Fs: 44100}, 150001},
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 4096, NOverlap: 4000, Window: dsp.Hann}, 200000},
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 1000, Window: dsp.Blackman, Scaling: dsp.ScalingSpectrum}, 100003},
 	}, spectralCases...)
 	for _, c := range cases {
 		rows := randRows(r, 3, c.n+9)
@@ -105,6 +110,8 @@ func TestCUDAISTFTMatchesCPU(t *testing.T) {
 		{"stft", dsp.SpectralOptions{NPerSeg: 31, NOverlap: 20, NFFT: 40, Scaling: dsp.ScalingDensity, Fs: 100}, 401},
 		{"stft", dsp.SpectralOptions{NPerSeg: 4}, 7},
 		{"stft", dsp.SpectralOptions{NPerSeg: 2, NOverlap: dsp.NoOverlap, Window: dsp.Boxcar}, 5},
+		{"stft", dsp.SpectralOptions{NPerSeg: 32, Boundary: dsp.BoundaryEven, NoPadding: true}, 999},
+		{"stft", dsp.SpectralOptions{NPerSeg: 64, NOverlap: 60, Boundary: dsp.BoundaryNone}, 1000},
 	} {
 		x := randRows(r, 3, c.n)
 		cs, gs := tu.UploadRows(t, gpuimage.CPU(), x), tu.UploadRows(t, gpu, x)

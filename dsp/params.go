@@ -128,13 +128,13 @@ const (
 // specParams mirrors gi_spec_*'s parameters (kernels/dsp_params.h: SpecParams)
 // field for field.
 type specParams struct {
-	Src                                                                                    uintptr
-	Sp                                                                                     int32
-	Dst                                                                                    uintptr
-	Dp                                                                                     int32
-	Frames, Spec, Win                                                                      uintptr
-	Rows, N, Nperseg, Step, Nfft, Pad, Nseg, Nfreq, Detrend, Cplx, Mode, TwoSided, EvenNyq int32
-	Scale                                                                                  float32
+	Src                                                                                         uintptr
+	Sp                                                                                          int32
+	Dst                                                                                         uintptr
+	Dp                                                                                          int32
+	Frames, Spec, Win                                                                           uintptr
+	Rows, N, Nperseg, Step, Nfft, Pad, Nseg, Nfreq, Detrend, Cplx, Mode, TwoSided, EvenNyq, Ext int32
+	Scale                                                                                       float32
 }
 
 // specImageParams mirrors gi_spec_max's and gi_spec_db's parameters

@@ -59,6 +59,34 @@ type SpectralOptions struct {
 	Scaling  Scaling
 	Mode     SpectrumMode // Spectrogram only
 	Average  Average      // Welch only: the segments' mean (default) or median
+	// Boundary is STFT's (and ISTFT's) extension of each signal by nperseg/2
+	// samples at both ends (SciPy's boundary; zero value: zeros).
+	Boundary Boundary
+	// NoPadding is STFT's padded=False: no zeros after the signal to a whole
+	// number of segments (a last segment that does not fit is left out).
+	NoPadding bool
+}
+
+// Boundary is how STFT extends its signals before cutting them (SciPy's
+// boundary): nperseg/2 samples at each end, so that the first and last samples
+// sit in the middle of a segment.
+type Boundary int
+
+// The boundaries (x is the signal, n its length).
+const (
+	BoundaryZeros    Boundary = iota // zeros (SciPy's default)
+	BoundaryEven                     // mirrored about the end samples: x[-i] = x[i] (SciPy's even_ext)
+	BoundaryOdd                      // mirrored and negated about them: x[-i] = 2x[0] - x[i] (odd_ext)
+	BoundaryConstant                 // the end samples repeated (const_ext)
+	BoundaryNone                     // no extension (SciPy's boundary=None; ISTFT: boundary=False)
+)
+
+// String is the boundary's SciPy name ("none" for None).
+func (b Boundary) String() string {
+	if b >= BoundaryZeros && b <= BoundaryNone {
+		return [...]string{"zeros", "even", "odd", "constant", "none"}[b]
+	}
+	return fmt.Sprintf("Boundary(%d)", int(b))
 }
 
 // Average is how Welch combines its segments' periodograms (SciPy's average).
@@ -81,8 +109,9 @@ type spectral struct {
 	op                  string
 	n                   int // samples a signal
 	nperseg, step, nfft int
-	pad                 int  // zeros before the signal (STFT's boundary: nperseg/2)
-	boundary            bool // STFT's boundary zeros and padding
+	pad                 int      // samples before the signal (STFT's boundary: nperseg/2)
+	boundary            bool     // STFT's boundary: segment times start at the signal's first sample
+	ext                 Boundary // what the pad samples at each end are (beyond them: zeros)
 	nseg, nfreq         int
 	win                 []float64
 	detrend             Detrend
@@ -213,13 +242,24 @@ func newSpectral(op string, kind spectralKind, n int, o *SpectralOptions) (*spec
 	if sp.stft {
 		sp.scale = math.Sqrt(sp.scale)
 	}
-	length := n // the signal with its boundary and padding zeros
+	if kind != kindSTFT && (o.Boundary != BoundaryZeros || o.NoPadding) {
+		return nil, fmt.Errorf("boundary and padding: STFT's options only")
+	}
+	if o.Boundary < BoundaryZeros || o.Boundary > BoundaryNone {
+		return nil, fmt.Errorf("unknown boundary %d", int(o.Boundary))
+	}
+	length := n // the signal with its boundary and padding
 	if kind == kindSTFT {
-		// SciPy's boundary='zeros' and padded=True: nperseg/2 zeros on each side,
-		// then zeros to a whole number of steps.
-		sp.boundary, sp.pad = true, sp.nperseg/2
+		// SciPy's boundary: nperseg/2 samples on each side (fewer than the
+		// signal's, which the even and odd extensions mirror: nperseg <= n);
+		// padded: then zeros to a whole number of steps.
+		if o.Boundary != BoundaryNone {
+			sp.boundary, sp.pad, sp.ext = true, sp.nperseg/2, o.Boundary
+		}
 		length = n + 2*sp.pad
-		length += (sp.step - (length-sp.nperseg)%sp.step) % sp.step
+		if !o.NoPadding {
+			length += (sp.step - (length-sp.nperseg)%sp.step) % sp.step
+		}
 	}
 	sp.nseg = (length-sp.nperseg)/sp.step + 1
 	sp.nfreq = sp.nfft/2 + 1
@@ -315,9 +355,10 @@ func Spectrogram(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.
 	return spectralCall("dsp.Spectrogram", kindSpectrogram, src, dst, o, opts)
 }
 
-// STFT computes each row's short-time Fourier transform, as scipy.signal.stft
-// with its defaults boundary='zeros' and padded=True (nperseg/2 zeros on each
-// side of the signal, zeros to a whole segment at the end): dst is 32FC2, signal
+// STFT computes each row's short-time Fourier transform, as scipy.signal.stft:
+// the signal extended by nperseg/2 samples on each side (o.Boundary: zeros by
+// default, even, odd, constant or none), then zeros to a whole segment at the end
+// (unless o.NoPadding): dst is 32FC2, signal
 // r's frequencies rows r*F .. r*F+F-1, its segments the columns, each scaled by
 // 1/sum(w) (ScalingSpectrum) or 1/sqrt(fs sum(w²)) (ScalingDensity).
 func STFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option) (Axes, error) {
@@ -453,13 +494,15 @@ func SpectrogramImage(src, dst *gpuimage.Image, o *SpectralOptions, io *Spectrog
 }
 
 // ISTFT inverts STFT, as scipy.signal.istft with input_onesided=True and
-// boundary=True: src is STFT's output for the same options (32FC2, signal r's
+// boundary=True (o.Boundary other than BoundaryNone; BoundaryNone: False): src
+// is STFT's output for the same options (32FC2, signal r's
 // frequencies rows r*F .. r*F+F-1 with F = NFFT/2+1, its segments the columns);
 // each segment is transformed back, scaled, windowed and overlap-added, divided by
 // the sum of the squared windows where that exceeds 1e-10 (SciPy's NOLA
 // normalisation), and the nperseg/2 samples of STFT's boundary at each end are
-// dropped: dst (32FC1) gets nperseg + (nseg-1)*step - 2*(nperseg/2) samples a row
-// (STFT's padding zeros included). Two-sided spectra are refused.
+// dropped (none for BoundaryNone): dst (32FC1) gets nperseg + (nseg-1)*step -
+// 2*(nperseg/2) samples a row (STFT's padding zeros included). Two-sided spectra
+// are refused.
 func ISTFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option) error {
 	const op = "dsp.ISTFT"
 	s := core.StateOf(src)

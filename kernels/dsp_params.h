@@ -187,10 +187,11 @@ struct UpolsParams {
 
 // SpecParams: Spectrogram, STFT and Welch of rows signals of n samples (src, sp).
 //   gi_spec_frames: segment j of row r (block (j, r)) is samples j*step - pad + k,
-//     k < nperseg (zero outside the signal), detrended (detrend: 1 none, 2 the
-//     mean, 3 the least-squares line), times win[k], then zeros to nfft: frame
-//     r*nseg + j of frames, as floats (cplx 0) or (v, 0) pairs (cplx 1, for
-//     two-sided spectra by a complex transform).
+//     k < nperseg: within pad samples of the signal's ends, its extension by ext
+//     (0 zeros, 1 even, 2 odd, 3 constant: STFT's boundary), zero beyond;
+//     detrended (detrend: 1 none, 2 the mean, 3 the least-squares line), times
+//     win[k], then zeros to nfft: frame r*nseg + j of frames, as floats (cplx 0)
+//     or (v, 0) pairs (cplx 1, for two-sided spectra by a complex transform).
 //   gi_spec_post: bin k of spectrum r*nseg + j (spec, nfreq complex values a
 //     frame's spectrum) into dst (dp bytes a row) at row r*nfreq + k, column j:
 //     mode 0 |X|^2 * scale, doubled for 0 < k < nfreq (and k != nfft/2 where evenNyq);
@@ -214,7 +215,7 @@ struct SpecParams {
   float* frames;
   const float* spec;
   const float* win;
-  int rows, n, nperseg, step, nfft, pad, nseg, nfreq, detrend, cplx, mode, twoSided, evenNyq;
+  int rows, n, nperseg, step, nfft, pad, nseg, nfreq, detrend, cplx, mode, twoSided, evenNyq, ext;
   float scale;
 };
 

@@ -1,6 +1,7 @@
 // Spectra of batches of signals (Go caller: dsp/cuda_spectral.go; the CPU twin is
 // dsp/cpu.go's spectralCPU): the kernels around cuFFT's batched transforms.
-//   gi_spec_frames  a block a segment: its samples summed (block reduction, in
+//   gi_spec_frames  a block a segment: its samples (STFT's boundary extension
+//                   past the signal's ends) summed (block reduction, in
 //                   double) for the detrend, then detrended, windowed and zero-padded into its frame.
 //   gi_spec_post    the spectra scaled by the mode and transposed into frequency
 //                   rows and segment columns, through shared-memory tiles (both
@@ -40,6 +41,18 @@ __device__ __forceinline__ double2 blockSum2(double a, double b) {
   return s;
 }
 
+// sample is row x's sample i of n, extended past its ends by STFT's boundary
+// for pad samples (ext: SpecParams) and zero beyond.
+__device__ __forceinline__ float sample(const SpecParams& p, const float* x, int i) {
+  if (i >= 0 && i < p.n) return __ldg(x + i);
+  if (p.ext == 0 || i < -p.pad || i >= p.n + p.pad) return 0.f;
+  const bool left = i < 0;
+  const float e = __ldg(x + (left ? 0 : p.n - 1));
+  if (p.ext == 3) return e;
+  const float m = __ldg(x + (left ? -i : 2 * (p.n - 1) - i));
+  return p.ext == 1 ? m : 2.f * e - m;
+}
+
 // value is bin k's result from X by the mode (psd, magnitude, complex).
 __device__ __forceinline__ float2 value(const SpecParams& p, float2 x, int k) {
   if (p.mode == 2) return make_float2(x.x * p.scale, x.y * p.scale);
@@ -63,7 +76,7 @@ extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_frames(__g
     double sy = 0., sky = 0.;
     for (int k = threadIdx.x; k < p.nperseg; k += GI_SPEC_THREADS) {
       const int i = base + k;
-      const double v = i >= 0 && i < p.n ? __ldg(x + i) : 0.f;
+      const double v = spec::sample(p, x, i);
       sy += v;
       sky += ((double)k - c) * v;
     }
@@ -79,7 +92,7 @@ extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_frames(__g
     float v = 0.f;
     if (k < p.nperseg) {
       const int i = base + k;
-      v = (float)((i >= 0 && i < p.n ? __ldg(x + i) : 0.f) - trendA - trendB * ((double)k - c)) * __ldg(p.win + k);
+      v = (float)(spec::sample(p, x, i) - trendA - trendB * ((double)k - c)) * __ldg(p.win + k);
     }
     if (p.cplx)
       reinterpret_cast<float2*>(p.frames)[f * p.nfft + k] = make_float2(v, 0.f);

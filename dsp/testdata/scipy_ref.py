@@ -64,12 +64,13 @@ def one(c):
         if fn == "spectrogram":
             f, t, s = signal.spectrogram(x, mode=c["mode"], **kw)
         elif fn == "stft" and c.get("inverse"):
-            # stft then istft: the round trip's signal.
-            f, t, z = signal.stft(x, **kw)
+            # stft then istft: the round trip's signal (istft's boundary: whether
+            # stft had one).
+            f, t, z = signal.stft(x, boundary=c.get("boundary", "zeros"), padded=c.get("padded", True), **kw)
             del kw["detrend"], kw["return_onesided"]
-            t, s = signal.istft(z, **kw)
+            t, s = signal.istft(z, boundary=c.get("boundary", "zeros") is not None, **kw)
         elif fn == "stft":
-            f, t, s = signal.stft(x, **kw)
+            f, t, s = signal.stft(x, boundary=c.get("boundary", "zeros"), padded=c.get("padded", True), **kw)
         else:
             f, s = signal.welch(x, average=c.get("average", "mean"), **kw)
             t = np.zeros(0)
