@@ -12,6 +12,10 @@
 //   gi_wt_idwt_rows_fFM, gi_wt_idwt_cols_fFM, gi_wt_idwt2_fFM   the inverses: the
 //                        coefficients a tile needs staged, the 2-D one's row pass
 //                        kept in shared memory for its column pass
+//   gi_wt_dwt2_haar, gi_wt_idwt2_haar   Haar in 2-D for even sizes and aligned
+//                        rows: a thread a 2x4 block (16-byte loads, 8-byte stores)
+//   gi_wt_sumsq, gi_wt_threshold   Denoise: a subband's sum of squares (in double),
+//                        and its soft or hard thresholding
 // Tiles wholly inside the signal read it directly; the others extend it by the
 // mode (ext), a sample at a time.
 #include "common.cuh"
@@ -147,12 +151,10 @@ __device__ __forceinline__ void dwt_rows(const WtParams& p) {
       float sa = 0.f, sd = 0.f;
 #pragma unroll
       for (int j = 0; j < FM; j++) {
-        if (j < f) {
-          const int u = f - 1 - j;  // the tile sample 2l + u
-          const float v = s[u & 1][l + (u >> 1)];
-          sa = macc<FM>(p.lo[j], v, sa);
-          sd = macc<FM>(p.hi[j], v, sd);
-        }
+        const int u = f - 1 - j;  // the tile sample 2l + u
+        const float v = s[u & 1][l + (u >> 1)];
+        sa = macc<FM>(p.lo[j], v, sa);
+        sd = macc<FM>(p.hi[j], v, sd);
       }
       if (o < m) a[o] = sa, d[o] = sd;
     }
@@ -189,12 +191,10 @@ __device__ __forceinline__ void dwt_cols(const WtParams& p) {
       float sa = 0.f, sd = 0.f;
 #pragma unroll
       for (int j = 0; j < FM; j++) {
-        if (j < f) {
-          const int u = f - 1 - j;
-          const float v = s[u & 1][l + (u >> 1)][threadIdx.x];
-          sa = macc<FM>(p.lo[j], v, sa);
-          sd = macc<FM>(p.hi[j], v, sd);
-        }
+        const int u = f - 1 - j;
+        const float v = s[u & 1][l + (u >> 1)][threadIdx.x];
+        sa = macc<FM>(p.lo[j], v, sa);
+        sd = macc<FM>(p.hi[j], v, sd);
       }
       if (col && o < m) orow(p.out[0], p.op[0], o)[c] = sa, orow(p.out[1], p.op[1], o)[c] = sd;
     }
@@ -262,11 +262,9 @@ __device__ __forceinline__ void dwt2(const WtParams& p) {
           float sl = 0.f, sh = 0.f;
 #pragma unroll
           for (int j = 0; j < FM; j++) {
-            if (j < f) {
-              const float val = x[2 * l + f - 1 - j][tc];
-              sl = macc<FM>(p.lo[j], val, sl);
-              sh = macc<FM>(p.hi[j], val, sh);
-            }
+            const float val = x[2 * l + f - 1 - j][tc];
+            sl = macc<FM>(p.lo[j], val, sl);
+            sh = macc<FM>(p.hi[j], val, sh);
           }
           v[0][l][tc & 1][tc >> 1] = sl;
           v[1][l][tc & 1][tc >> 1] = sh;
@@ -282,15 +280,13 @@ __device__ __forceinline__ void dwt2(const WtParams& p) {
       float aa = 0.f, ad = 0.f, da = 0.f, dd = 0.f;
 #pragma unroll
       for (int j = 0; j < FM; j++) {
-        if (j < f) {
-          const int u = f - 1 - j;
-          const float vl = v[0][l][u & 1][threadIdx.x + (u >> 1)];
-          const float vh = v[1][l][u & 1][threadIdx.x + (u >> 1)];
-          aa = macc<FM>(p.lo[j], vl, aa);
-          ad = macc<FM>(p.hi[j], vl, ad);
-          da = macc<FM>(p.lo[j], vh, da);
-          dd = macc<FM>(p.hi[j], vh, dd);
-        }
+        const int u = f - 1 - j;
+        const float vl = v[0][l][u & 1][threadIdx.x + (u >> 1)];
+        const float vh = v[1][l][u & 1][threadIdx.x + (u >> 1)];
+        aa = macc<FM>(p.lo[j], vl, aa);
+        ad = macc<FM>(p.hi[j], vl, ad);
+        da = macc<FM>(p.lo[j], vh, da);
+        dd = macc<FM>(p.hi[j], vh, dd);
       }
       if (ox < p.ow && oy < p.oh) {
         orow(p.out[0], p.op[0], oy)[ox] = aa;
