@@ -111,7 +111,10 @@ func TestCUDAISTFTMatchesCPU(t *testing.T) {
 		{"stft", dsp.SpectralOptions{NPerSeg: 4}, 7},
 		{"stft", dsp.SpectralOptions{NPerSeg: 2, NOverlap: dsp.NoOverlap, Window: dsp.Boxcar}, 5},
 		{"stft", dsp.SpectralOptions{NPerSeg: 32, Boundary: dsp.BoundaryEven, NoPadding: true}, 999},
-		{"stft", dsp.SpectralOptions{NPerSeg: 64, NOverlap: 60, Boundary: dsp.BoundaryNone}, 1000},
+		// Hamming: no boundary leaves the first and last samples to the window's
+		// ends alone, and Hann's (squares near 1e-5 and 0) would magnify float32's
+		// rounding there past 1e-5.
+		{"stft", dsp.SpectralOptions{NPerSeg: 64, NOverlap: 60, Window: dsp.Hamming, Boundary: dsp.BoundaryNone}, 1000},
 	} {
 		x := randRows(r, 3, c.n)
 		cs, gs := tu.UploadRows(t, gpuimage.CPU(), x), tu.UploadRows(t, gpu, x)
