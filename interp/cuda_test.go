@@ -28,14 +28,7 @@ func TestCUDAShepardMatchesCPU(t *testing.T) {
 			}
 			pts := randPoints(r, n, sz[0], sz[1])
 			for _, o := range shepardCases {
-				name := fmt.Sprintf("%dx%d n=%d %+v", sz[0], sz[1], n, o)
-				want := runShepard(t, gpuimage.CPU(), pts, sz[0], sz[1], &o)
-				got := runShepard(t, gpu, pts, sz[0], sz[1], &o)
-				w64 := make([]float64, len(want))
-				for i, v := range want {
-					w64[i] = float64(v)
-				}
-				checkMap(t, name, got, w64, nil)
+				matchCPU(t, gpu, fmt.Sprintf("%dx%d n=%d %+v", sz[0], sz[1], n, o), pts, sz[0], sz[1], &o)
 			}
 		}
 	}
@@ -50,33 +43,8 @@ func TestCUDAShepardMatchesCPU(t *testing.T) {
 	for i, p := range pts {
 		norm[i] = interp.Point{X: p.X / float64(cols-1), Y: p.Y / float64(rows-1), Value: p.Value}
 	}
-	var maps [2][]float32
-	for d, dev := range []*gpuimage.Device{gpuimage.CPU(), gpu} {
-		mask, err := gpuimage.NewFromData(dev, rows, cols, gpuimage.CV8UC1, mb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		big := tu.Poisoned(t, dev, rows+10, cols+20, gpuimage.CV32FC1)
-		view, err := big.Region(image.Rect(7, 3, 7+cols, 3+rows))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range []interp.ShepardOptions{{Mask: mask, Normalized: true}, {Mask: mask, K: 3, Normalized: true, ZeroOutside: true}} {
-			if err := interp.Shepard(norm, view, &o); err != nil {
-				t.Fatal(err)
-			}
-			maps[d] = append(maps[d], tu.Float32s(t, big)...)
-		}
-		mask.Close()
-		big.Close()
-	}
-	for i := range maps[0] {
-		c, g := maps[0][i], maps[1][i]
-		same := math.Float32bits(c) == math.Float32bits(g) || (c == c && g == g && math.Abs(float64(c-g)) <= 2e-3)
-		if !same {
-			t.Fatalf("mask and view: element %d is %v on the GPU, %v on the CPU", i, g, c)
-		}
-	}
+	maskedViews(t, gpu, "mask and view", mb, cols, rows, image.Pt(7, 3), norm,
+		[]interp.ShepardOptions{{Normalized: true}, {K: 3, Normalized: true, ZeroOutside: true}})
 }
 
 // The far-field kernels (every point, from tileMin points on) against the CPU
@@ -100,14 +68,7 @@ func TestCUDAShepardTilesMatchCPU(t *testing.T) {
 				pts[i].Y = float64(float32(r.Float64()*float64(3*sz[1]+200) - float64(sz[1]+100)))
 			}
 			for _, o := range []interp.ShepardOptions{{}, {Power: 1}, {Power: 3.5}, {Power: 8}, {Power: 0.5, ZeroOutside: true}} {
-				name := fmt.Sprintf("tiles %dx%d n=%d %+v", sz[0], sz[1], n, o)
-				want := runShepard(t, gpuimage.CPU(), pts, sz[0], sz[1], &o)
-				got := runShepard(t, gpu, pts, sz[0], sz[1], &o)
-				w64 := make([]float64, len(want))
-				for i, v := range want {
-					w64[i] = float64(v)
-				}
-				checkMap(t, name, got, w64, nil)
+				matchCPU(t, gpu, fmt.Sprintf("tiles %dx%d n=%d %+v", sz[0], sz[1], n, o), pts, sz[0], sz[1], &o)
 			}
 		}
 	}
@@ -118,6 +79,28 @@ func TestCUDAShepardTilesMatchCPU(t *testing.T) {
 		mb[i] = uint8(r.Intn(2))
 	}
 	pts := randPoints(r, 900, cols, rows)
+	maskedViews(t, gpu, "tiles, mask and view", mb, cols, rows, image.Pt(13, 5), pts, []interp.ShepardOptions{{}})
+}
+
+// matchCPU makes the map of pts on the CPU device and on gpu and compares them
+// (checkMap: within 1e-5 of the values' range).
+func matchCPU(t *testing.T, gpu *gpuimage.Device, name string, pts []interp.Point, cols, rows int, o *interp.ShepardOptions) {
+	t.Helper()
+	want := runShepard(t, gpuimage.CPU(), pts, cols, rows, o)
+	got := runShepard(t, gpu, pts, cols, rows, o)
+	w64 := make([]float64, len(want))
+	for i, v := range want {
+		w64[i] = float64(v)
+	}
+	checkMap(t, name, got, w64, nil)
+}
+
+// maskedViews makes the maps of pts with each of opts and the mask mb into a
+// cols x rows view at 'at' of a larger poisoned image, on the CPU device and on
+// gpu, and compares the whole images: the same bits (fills, the poison around the
+// view) or within 2e-3.
+func maskedViews(t *testing.T, gpu *gpuimage.Device, name string, mb []uint8, cols, rows int, at image.Point, pts []interp.Point, opts []interp.ShepardOptions) {
+	t.Helper()
 	var maps [2][]float32
 	for d, dev := range []*gpuimage.Device{gpuimage.CPU(), gpu} {
 		mask, err := gpuimage.NewFromData(dev, rows, cols, gpuimage.CV8UC1, mb)
@@ -125,14 +108,17 @@ func TestCUDAShepardTilesMatchCPU(t *testing.T) {
 			t.Fatal(err)
 		}
 		big := tu.Poisoned(t, dev, rows+10, cols+20, gpuimage.CV32FC1)
-		view, err := big.Region(image.Rect(13, 5, 13+cols, 5+rows))
+		view, err := big.Region(image.Rect(at.X, at.Y, at.X+cols, at.Y+rows))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := interp.Shepard(pts, view, &interp.ShepardOptions{Mask: mask}); err != nil {
-			t.Fatal(err)
+		for _, o := range opts {
+			o.Mask = mask
+			if err := interp.Shepard(pts, view, &o); err != nil {
+				t.Fatal(err)
+			}
+			maps[d] = append(maps[d], tu.Float32s(t, big)...)
 		}
-		maps[d] = tu.Float32s(t, big)
 		mask.Close()
 		big.Close()
 	}
@@ -140,7 +126,7 @@ func TestCUDAShepardTilesMatchCPU(t *testing.T) {
 		c, g := maps[0][i], maps[1][i]
 		same := math.Float32bits(c) == math.Float32bits(g) || (c == c && g == g && math.Abs(float64(c-g)) <= 2e-3)
 		if !same {
-			t.Fatalf("tiles, mask and view: element %d is %v on the GPU, %v on the CPU", i, g, c)
+			t.Fatalf("%s: element %d is %v on the GPU, %v on the CPU", name, i, g, c)
 		}
 	}
 }

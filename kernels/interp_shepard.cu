@@ -39,6 +39,26 @@ __device__ __forceinline__ float2 cmul(float2 a, float2 b) {
   return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
 
+// weights sets w[i] = d2[i]^e, M (even) of them; P2 (e = -1) takes two
+// reciprocals from one, 1/(ab) times b and a: both d2 lie in [EPS, 4e14]
+// (coordinates within 1e7 pixels), so their product neither overflows nor leaves
+// the normal range.
+template <bool P2, int M>
+__device__ __forceinline__ void weights(const float (&d2)[M], float (&w)[M], float e) {
+  static_assert(M % 2 == 0, "pairs of distances");
+  if (P2) {
+#pragma unroll
+    for (int i = 0; i < M; i += 2) {
+      const float r = rcp_approx(d2[i] * d2[i + 1]);
+      w[i] = r * d2[i + 1];
+      w[i + 1] = r * d2[i];
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < M; ++i) w[i] = weight<false>(d2[i], e);
+  }
+}
+
 __device__ __forceinline__ const float4* points(const ShepardParams& p) { return reinterpret_cast<const float4*>(p.pts); }
 
 // exact is pixel (fx, fy)'s value from the points pts[lo..hi) one at a time: the
@@ -98,19 +118,7 @@ __device__ __forceinline__ void all(const ShepardParams& p) {
       float d2[PX], w[PX];
 #pragma unroll
       for (int i = 0; i < PX; ++i) d2[i] = dist2(q.x, fx[i], dy2);
-      if (P2) {
-        // Both d2 lie in [EPS, 4e14] (coordinates within 1e7 pixels): their
-        // product neither overflows nor leaves the normal range.
-#pragma unroll
-        for (int i = 0; i < PX; i += 2) {
-          const float r = rcp_approx(d2[i] * d2[i + 1]);
-          w[i] = r * d2[i + 1];
-          w[i + 1] = r * d2[i];
-        }
-      } else {
-#pragma unroll
-        for (int i = 0; i < PX; ++i) w[i] = weight<false>(d2[i], e);
-      }
+      weights<P2>(d2, w, e);
 #pragma unroll
       for (int i = 0; i < PX; ++i) tn[i] = fmaf(w[i], q.z, tn[i]), td[i] += w[i];
     }
@@ -243,17 +251,7 @@ __device__ __forceinline__ void tiles(const ShepardParams& p) {
       float d2[PY], w[PY];
 #pragma unroll
       for (int j = 0; j < PY; ++j) d2[j] = dist2(q.x, fx, dyEps(q.y, (float)(py + j * RY)));
-      if (P2) {
-#pragma unroll
-        for (int j = 0; j < PY; j += 2) {
-          const float r = rcp_approx(d2[j] * d2[j + 1]);
-          w[j] = r * d2[j + 1];
-          w[j + 1] = r * d2[j];
-        }
-      } else {
-#pragma unroll
-        for (int j = 0; j < PY; ++j) w[j] = weight<false>(d2[j], e);
-      }
+      weights<P2>(d2, w, e);
 #pragma unroll
       for (int j = 0; j < PY; ++j) num[j] = fmaf(w[j], q.z, num[j]), den[j] += w[j];
     }
