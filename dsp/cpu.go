@@ -323,17 +323,20 @@ func levelsCPU(d, s *core.State, rng float32) {
 
 // istftCPU is the CPU twin of ISTFT's kernels (gi_spec_unpost, cuFFT's inverse,
 // gi_spec_ola): each segment's one-sided spectrum (imaginary parts of the DC and
-// even Nyquist bins dropped, as irfft does) transformed back in float64, scaled
-// by sp.scale, windowed and overlap-added with the squared windows' sum divided
-// out where above 1e-10.
+// even Nyquist bins dropped, as irfft does) transformed back in float64, or its
+// two-sided one by the complex inverse (a complex signal), scaled by sp.scale,
+// windowed and overlap-added with the squared windows' sum divided out where above
+// 1e-10.
 func istftCPU(d, s *core.State, sp *spectral) {
 	sv, dv := cpu.HostView(s), cpu.HostView(d)
 	cpu.ParallelRows(d.Rows, sp.nseg*sp.nfft*8, func(y0, y1 int) {
 		fft := fourier.NewFFT(sp.nfft)
+		cfft := fourier.NewCmplxFFT(sp.nfft)
 		coef := make([]complex128, sp.nfreq)
 		seq := make([]float64, sp.nfft)
+		cseq := make([]complex128, sp.nfft)
 		full := sp.nperseg + (sp.nseg-1)*sp.step
-		x, norm := make([]float64, full), make([]float64, full)
+		x, norm := make([]complex128, full), make([]float64, full)
 		for r := y0; r < y1; r++ {
 			clear(x)
 			clear(norm)
@@ -342,20 +345,31 @@ func istftCPU(d, s *core.State, sp *spectral) {
 					z := cpu.Row[float32](sv, r*sp.nfreq+k)[2*j:]
 					coef[k] = complex(float64(z[0]), float64(z[1]))
 				}
-				fft.Sequence(seq, coef) // unnormalised
+				if sp.twoSided {
+					cfft.Sequence(cseq, coef) // unnormalised
+				} else {
+					fft.Sequence(seq, coef)
+					for k, v := range seq {
+						cseq[k] = complex(v, 0)
+					}
+				}
 				for k := 0; k < sp.nperseg; k++ {
 					w := sp.win[k]
-					x[j*sp.step+k] += seq[k] / float64(sp.nfft) * sp.scale * w
+					x[j*sp.step+k] += cseq[k] * complex(sp.scale*w/float64(sp.nfft), 0)
 					norm[j*sp.step+k] += w * w
 				}
 			}
 			out := cpu.Row[float32](dv, r)
-			for t := range out {
+			for t := 0; t < sp.n; t++ {
 				v, nv := x[t+sp.pad], norm[t+sp.pad]
 				if nv > 1e-10 {
-					v /= nv
+					v /= complex(nv, 0)
 				}
-				out[t] = float32(v)
+				if sp.twoSided {
+					out[2*t], out[2*t+1] = float32(real(v)), float32(imag(v))
+				} else {
+					out[t] = float32(real(v))
+				}
 			}
 		}
 	})

@@ -183,7 +183,11 @@ func istftCUDA(str core.Stream, d, s *core.State, sp *spectral) error {
 	}
 	spec.Touch(str)
 	defer spec.Release()
-	frames, err := b.Alloc(batch * sp.nfft * 4)
+	frameBytes := sp.nfft * 4
+	if sp.twoSided {
+		frameBytes = sp.nfft * 8
+	}
+	frames, err := b.Alloc(batch * frameBytes)
 	if err != nil {
 		return err
 	}
@@ -196,15 +200,22 @@ func istftCUDA(str core.Stream, d, s *core.State, sp *spectral) error {
 	if sp.nfft%2 == 0 {
 		p.EvenNyq = 1
 	}
+	if sp.twoSided {
+		p.TwoSided, p.Cplx = 1, 1
+	}
 	if err := b.Launch(str, "gi_spec_unpost", [3]int{(sp.nseg + specTile - 1) / specTile, (sp.nfreq + specTile - 1) / specTile, rows},
 		[3]int{specTile, specRows, 1}, 0, core.Struct(&p)); err != nil {
 		return err
 	}
-	pl, err := fftplan.Get(b, str, cufft.C2R, []int{sp.nfft}, cufft.Layout{}, cufft.Layout{}, batch)
+	kind, exec := cufft.C2R, func(pp *cufft.Plan) error { return pp.ExecC2R(spec.Ptr, frames.Ptr) }
+	if sp.twoSided {
+		kind, exec = cufft.C2C, func(pp *cufft.Plan) error { return pp.ExecC2C(spec.Ptr, frames.Ptr, cufft.Inverse) }
+	}
+	pl, err := fftplan.Get(b, str, kind, []int{sp.nfft}, cufft.Layout{}, cufft.Layout{}, batch)
 	if err != nil {
 		return err
 	}
-	if err := pl.Exec(b, str, func(pp *cufft.Plan) error { return pp.ExecC2R(spec.Ptr, frames.Ptr) }); err != nil {
+	if err := pl.Exec(b, str, exec); err != nil {
 		return err
 	}
 	return b.Launch(str, "gi_spec_ola", [3]int{(sp.n + specThreads - 1) / specThreads, rows, 1}, [3]int{specThreads, 1, 1}, 0, core.Struct(&p))

@@ -115,6 +115,9 @@ func TestCUDAISTFTMatchesCPU(t *testing.T) {
 		// ends alone, and Hann's (squares near 1e-5 and 0) would magnify float32's
 		// rounding there past 1e-5.
 		{"stft", dsp.SpectralOptions{NPerSeg: 64, NOverlap: 60, Window: dsp.Hamming, Boundary: dsp.BoundaryNone}, 1000},
+		// Two-sided: the complex inverse (cuFFT's C2C), a complex signal.
+		{"stft", dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 768, TwoSided: true}, 100000},
+		{"stft", dsp.SpectralOptions{NPerSeg: 31, NOverlap: 20, NFFT: 41, TwoSided: true, Boundary: dsp.BoundaryOdd}, 400},
 	} {
 		x := randRows(r, 3, c.n)
 		cs, gs := tu.UploadRows(t, gpuimage.CPU(), x), tu.UploadRows(t, gpu, x)
@@ -130,7 +133,7 @@ func TestCUDAISTFTMatchesCPU(t *testing.T) {
 		if err := dsp.ISTFT(cz, cy, &o); err != nil {
 			t.Fatal(err)
 		}
-		gy := tu.Poisoned(t, gpu, cy.Rows(), cy.Cols(), gpuimage.CV32FC1)
+		gy := tu.Poisoned(t, gpu, cy.Rows(), cy.Cols(), cy.Type())
 		if err := dsp.ISTFT(gz, gy, &o); err != nil {
 			t.Fatal(err)
 		}
@@ -146,6 +149,9 @@ func TestCUDAISTFTMatchesCPU(t *testing.T) {
 					v = float64(x[row][k])
 				}
 				xf = append(xf, v)
+				if cy.Channels() == 2 {
+					xf = append(xf, 0) // a real signal's imaginary part
+				}
 			}
 		}
 		if d, ok := closeTo(gf, wf, 1e-5); !ok {
@@ -156,6 +162,53 @@ func TestCUDAISTFTMatchesCPU(t *testing.T) {
 		}
 		for _, im := range []*gpuimage.Image{cs, gs, cz, gz, cy, gy} {
 			im.Close()
+		}
+	}
+}
+
+// ISTFT of random two-sided spectra (a truly complex inverse) on the GPU against
+// the CPU device, into poisoned outputs: within 1e-5 of the largest magnitude.
+func TestCUDAISTFTComplexMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	for _, c := range []struct {
+		o                dsp.SpectralOptions
+		sigs, nfft, nseg int
+	}{
+		{dsp.SpectralOptions{NPerSeg: 16, TwoSided: true}, 1, 16, 9},
+		{dsp.SpectralOptions{NPerSeg: 1000, NOverlap: 750, NFFT: 1024, TwoSided: true, Window: dsp.Hamming}, 3, 1024, 301},
+		{dsp.SpectralOptions{NPerSeg: 7, NOverlap: 2, TwoSided: true, Boundary: dsp.BoundaryNone, Window: dsp.Hamming}, 2, 7, 40},
+	} {
+		z := make([]float32, 2*c.sigs*c.nfft*c.nseg)
+		for i := range z {
+			z[i] = float32(r.NormFloat64())
+		}
+		var ys [2][]float32
+		for d, dev := range []*gpuimage.Device{gpuimage.CPU(), gpu} {
+			src, err := gpuimage.NewFromData(dev, c.sigs*c.nfft, c.nseg, gpuimage.CV32FC2, z)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := c.o
+			want := &gpuimage.Image{}
+			if err := dsp.ISTFT(src, want, &o); err != nil {
+				t.Fatal(err)
+			}
+			y := tu.Poisoned(t, dev, want.Rows(), want.Cols(), want.Type())
+			if err := dsp.ISTFT(src, y, &o); err != nil {
+				t.Fatal(err)
+			}
+			ys[d] = tu.Float32s(t, y)
+			for _, im := range []*gpuimage.Image{src, want, y} {
+				im.Close()
+			}
+		}
+		g, w := make([]float64, len(ys[1])), make([]float64, len(ys[0]))
+		for i := range g {
+			g[i], w[i] = float64(ys[1][i]), float64(ys[0][i])
+		}
+		if d, ok := closeTo(g, w, 1e-5); !ok {
+			t.Errorf("%+v: GPU off the CPU's by %.3g", c.o, d)
 		}
 	}
 }

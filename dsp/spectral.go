@@ -493,16 +493,16 @@ func SpectrogramImage(src, dst *gpuimage.Image, o *SpectralOptions, io *Spectrog
 	return a, nil
 }
 
-// ISTFT inverts STFT, as scipy.signal.istft with input_onesided=True and
+// ISTFT inverts STFT, as scipy.signal.istft with input_onesided = !o.TwoSided and
 // boundary=True (o.Boundary other than BoundaryNone; BoundaryNone: False): src
-// is STFT's output for the same options (32FC2, signal r's
-// frequencies rows r*F .. r*F+F-1 with F = NFFT/2+1, its segments the columns);
+// is STFT's output for the same options (32FC2, signal r's frequencies rows
+// r*F .. r*F+F-1 with F = NFFT/2+1, or NFFT two-sided, its segments the columns);
 // each segment is transformed back, scaled, windowed and overlap-added, divided by
 // the sum of the squared windows where that exceeds 1e-10 (SciPy's NOLA
 // normalisation), and the nperseg/2 samples of STFT's boundary at each end are
-// dropped (none for BoundaryNone): dst (32FC1) gets nperseg + (nseg-1)*step -
-// 2*(nperseg/2) samples a row (STFT's padding zeros included). Two-sided spectra
-// are refused.
+// dropped (none for BoundaryNone): dst gets nperseg + (nseg-1)*step -
+// 2*(nperseg/2) samples a row (STFT's padding zeros included), 32FC1, or 32FC2
+// (real, imaginary) from two-sided spectra, whose inverse is complex as SciPy's.
 func ISTFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option) error {
 	const op = "dsp.ISTFT"
 	s := core.StateOf(src)
@@ -514,9 +514,6 @@ func ISTFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option
 	}
 	if dst == nil {
 		return fmt.Errorf("%s: %w: dst", op, gpuimage.ErrNil)
-	}
-	if o != nil && o.TwoSided {
-		return fmt.Errorf("%s: two-sided spectra: it inverts one-sided ones", op)
 	}
 	if o != nil && (o.Detrend != DetrendDefault || o.Mode != ModePSD) {
 		return fmt.Errorf("%s: detrend and mode are not ISTFT's options", op)
@@ -544,6 +541,10 @@ func ISTFT(src, dst *gpuimage.Image, o *SpectralOptions, opts ...gpuimage.Option
 	// SciPy scales by sum(w) (spectrum) or sqrt(fs sum(w²)) (psd): STFT's scale
 	// undone.
 	sp.scale = 1 / sp.scale
-	return sp.into(s, dst, s.Rows/sp.nfreq, sp.n, 1, opts, func(d *core.State) { istftCPU(d, s, sp) },
+	chans := 1
+	if sp.twoSided {
+		chans = 2 // a two-sided spectrum's signal is complex
+	}
+	return sp.into(s, dst, s.Rows/sp.nfreq, sp.n, chans, opts, func(d *core.State) { istftCPU(d, s, sp) },
 		func(str core.Stream, d *core.State) error { return istftCUDA(str, d, s, sp) })
 }

@@ -324,6 +324,10 @@ func TestISTFTMatchesSciPy(t *testing.T) {
 		{"stft", dsp.SpectralOptions{NPerSeg: 32, Boundary: dsp.BoundaryOdd, NoPadding: true}, 999},
 		{"stft", dsp.SpectralOptions{NPerSeg: 64, Boundary: dsp.BoundaryNone}, 1000},
 		{"stft", dsp.SpectralOptions{NPerSeg: 10, NOverlap: 6, Boundary: dsp.BoundaryNone, NoPadding: true}, 97},
+		// Two-sided spectra: a complex signal (of a real one here: imaginary
+		// parts at rounding's level).
+		{"stft", dsp.SpectralOptions{NPerSeg: 64, TwoSided: true}, 1000},
+		{"stft", dsp.SpectralOptions{NPerSeg: 31, NOverlap: 20, NFFT: 41, TwoSided: true, Boundary: dsp.BoundaryEven}, 400},
 	}
 	var reqs []map[string]any
 	var sigs [][][]float32
@@ -348,8 +352,9 @@ func TestISTFTMatchesSciPy(t *testing.T) {
 			t.Fatalf("%+v: %v", c.o, err)
 		}
 		got := tu.Float32s(t, y)
+		ch := y.Channels() // 2: complex, from two-sided spectra
 		for row, x := range sigs[i] {
-			var want struct{ Re []float64 }
+			var want struct{ Re, Im []float64 }
 			if msg, bad := isError(res[2*i+row]); bad {
 				t.Fatalf("%+v: SciPy: %s", c.o, msg)
 			}
@@ -359,12 +364,24 @@ func TestISTFTMatchesSciPy(t *testing.T) {
 			if y.Cols() != len(want.Re) {
 				t.Fatalf("%+v: %d samples, SciPy %d", c.o, y.Cols(), len(want.Re))
 			}
-			g := make([]float64, y.Cols())
+			g, gi := make([]float64, y.Cols()), make([]float64, y.Cols())
 			for k := range g {
-				g[k] = float64(got[row*y.Cols()+k])
+				g[k] = float64(got[(row*y.Cols()+k)*ch])
+				if ch == 2 {
+					gi[k] = float64(got[(row*y.Cols()+k)*ch+1])
+				}
 			}
 			if d, ok := closeTo(g, want.Re, 1e-5); !ok {
 				t.Errorf("%+v row %d: off SciPy's istft by %.3g", c.o, row, d)
+			}
+			// The imaginary parts against the largest of the complex signal.
+			if ch == 2 {
+				if d, ok := closeTo(append(g, gi...), append(append([]float64(nil), want.Re...), want.Im...), 1e-5); !ok {
+					t.Errorf("%+v row %d: the imaginary parts are off SciPy's istft by %.3g", c.o, row, d)
+				}
+			}
+			if ch != 1+btoi(c.o.TwoSided) {
+				t.Errorf("%+v: %d channels", c.o, ch)
 			}
 			// Without a boundary the window's zero ends leave the first sample
 			// (and the last) unrecovered; without padding the tail may be cut.
@@ -384,5 +401,82 @@ func TestISTFTMatchesSciPy(t *testing.T) {
 	defer u.Close()
 	if err := dsp.ISTFT(u, bad, nil); err == nil || !strings.Contains(err.Error(), "32FC2") {
 		t.Errorf("32FC1 input: %v", err)
+	}
+}
+
+// btoi is 1 for true.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ISTFT of random two-sided spectra (not a real signal's: the inverse is truly
+// complex) against SciPy's istft with input_onesided=False: within 1e-5 of the
+// largest magnitude.
+func TestISTFTComplexMatchesSciPy(t *testing.T) {
+	r := tu.Rand(t)
+	cases := []struct {
+		o          dsp.SpectralOptions
+		nfft, nseg int
+	}{
+		{dsp.SpectralOptions{NPerSeg: 16, TwoSided: true}, 16, 9},
+		{dsp.SpectralOptions{NPerSeg: 31, NOverlap: 20, NFFT: 41, TwoSided: true, Scaling: dsp.ScalingDensity, Fs: 8}, 41, 12},
+		{dsp.SpectralOptions{NPerSeg: 8, TwoSided: true, Boundary: dsp.BoundaryNone, Window: dsp.Hamming}, 8, 5},
+	}
+	var reqs []map[string]any
+	var zs [][]float32
+	for _, c := range cases {
+		z := make([]float32, 2*c.nfft*c.nseg)
+		re, im := make([][]float64, c.nfft), make([][]float64, c.nfft)
+		for k := range re {
+			re[k], im[k] = make([]float64, c.nseg), make([]float64, c.nseg)
+			for j := range re[k] {
+				a, b := float32(r.NormFloat64()), float32(r.NormFloat64())
+				z[2*(k*c.nseg+j)], z[2*(k*c.nseg+j)+1] = a, b
+				re[k][j], im[k][j] = float64(a), float64(b)
+			}
+		}
+		zs = append(zs, z)
+		q := spectralCase{fn: "stft", o: c.o}.scipyArgs(nil)
+		q["fn"], q["re"], q["im"] = "istft", re, im
+		q["boundary"] = c.o.Boundary != dsp.BoundaryNone
+		reqs = append(reqs, q)
+	}
+	res := scipy(t, reqs)
+	for i, c := range cases {
+		src, err := gpuimage.NewFromData(gpuimage.CPU(), c.nfft, c.nseg, gpuimage.CV32FC2, zs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := &gpuimage.Image{}
+		o := c.o
+		if err := dsp.ISTFT(src, y, &o); err != nil {
+			t.Fatalf("%+v: %v", c.o, err)
+		}
+		var want struct{ Re, Im []float64 }
+		if msg, bad := isError(res[i]); bad {
+			t.Fatalf("%+v: SciPy: %s", c.o, msg)
+		}
+		if err := json.Unmarshal(res[i], &want); err != nil {
+			t.Fatal(err)
+		}
+		if y.Type() != gpuimage.CV32FC2 || y.Cols() != len(want.Re) {
+			t.Fatalf("%+v: %v of %d samples, SciPy %d complex ones", c.o, y.Type(), y.Cols(), len(want.Re))
+		}
+		got := tu.Float32s(t, y)
+		g, w := make([]float64, len(got)), make([]float64, 0, len(got))
+		for k := range got {
+			g[k] = float64(got[k])
+		}
+		for k := range want.Re {
+			w = append(w, want.Re[k], want.Im[k])
+		}
+		if d, ok := closeTo(g, w, 1e-5); !ok {
+			t.Errorf("%+v: off SciPy's istft by %.3g of the largest", c.o, d)
+		}
+		src.Close()
+		y.Close()
 	}
 }

@@ -204,9 +204,11 @@ struct UpolsParams {
 //     floats and N/16 twiddles) and (N/2+1)*GI_SPEC_FS floats.
 //   ISTFT (gi_spec_unpost, cuFFT's inverse, gi_spec_ola): src is STFT's output
 //     (rows r*nfreq + k, column j: float2), copied times scale into spec (frame
-//     r*nseg + j); the inverse transforms in frames (nfft floats each); dst row r,
-//     sample t < n: the sum over the segments j covering t + pad of frame j's
-//     sample t + pad - j*step times win, over the sum of win^2 where above 1e-10.
+//     r*nseg + j); the inverse transforms in frames (nfft floats each; twoSided
+//     and cplx: nfft float2, cuFFT's complex inverse); dst row r, sample t < n
+//     (float2 where cplx): the sum over the segments j covering t + pad of frame
+//     j's sample t + pad - j*step times win, over the sum of win^2 where above
+//     1e-10.
 struct SpecParams {
   const float* src;
   int sp;

@@ -16,9 +16,11 @@
 //                   global memory.
 //   gi_spec_unpost  ISTFT: STFT's output (frequency rows, segment columns) back into
 //                   a spectrum a segment for cuFFT's inverse, scaled, the DC and even
-//                   Nyquist bins' imaginary parts dropped (as irfft ignores them).
-//   gi_spec_ola     ISTFT: a thread an output sample, the windowed segments that
-//                   cover it added and divided by their squared windows' sum.
+//                   Nyquist bins' imaginary parts dropped for a one-sided spectrum
+//                   (as irfft ignores them).
+//   gi_spec_ola     ISTFT: a thread an output sample (complex from two-sided
+//                   spectra), the windowed segments that cover it added and
+//                   divided by their squared windows' sum.
 //   gi_spec_max, gi_spec_db  SpectrogramImage's levels: the peak (an atomic max
 //                   of the values' bits), then each value in dB below it, flipped
 //                   so that low frequencies are at the bottom.
@@ -209,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(GI_SPEC_TILE* GI_SPEC_ROWS) gi_spec
     const int k = k0 + dk, j = j0 + threadIdx.x;
     if (k < p.nfreq && j < p.nseg) {
       float2 z = row<float2>(p.src, p.sp, r * p.nfreq + k)[j];
-      if (k == 0 || (p.evenNyq && k == p.nfreq - 1)) z.y = 0.f;
+      if (!p.twoSided && (k == 0 || (p.evenNyq && k == p.nfreq - 1))) z.y = 0.f;
       t[dk][threadIdx.x] = make_float2(z.x * p.scale, z.y * p.scale);
     }
   }
@@ -227,15 +229,22 @@ extern "C" __global__ void __launch_bounds__(GI_SPEC_THREADS) gi_spec_ola(__grid
   if (t >= p.n) return;
   const int te = t + p.pad;  // in the segments' frame of reference
   const int j0 = max(0, (te - p.nperseg + p.step) / p.step), j1 = min(p.nseg - 1, te / p.step);
-  const float* f = p.frames + (size_t)r * p.nseg * p.nfft;
-  float x = 0.f, norm = 0.f;
+  const size_t f = (size_t)r * p.nseg * p.nfft;
+  float2 x = make_float2(0.f, 0.f);
+  float norm = 0.f;
   for (int j = j0; j <= j1; ++j) {
     const int k = te - j * p.step;
     const float w = __ldg(p.win + k);
-    x = fmaf(f[(size_t)j * p.nfft + k], w, x);
+    const size_t at = f + (size_t)j * p.nfft + k;
+    const float2 v = p.cplx ? reinterpret_cast<const float2*>(p.frames)[at] : make_float2(p.frames[at], 0.f);
+    x = make_float2(fmaf(v.x, w, x.x), fmaf(v.y, w, x.y));
     norm = fmaf(w, w, norm);
   }
-  row<float>(p.dst, p.dp, r)[t] = norm > 1e-10f ? x / norm : x;
+  if (norm > 1e-10f) x = make_float2(x.x / norm, x.y / norm);
+  if (p.cplx)
+    row<float2>(p.dst, p.dp, r)[t] = x;
+  else
+    row<float>(p.dst, p.dp, r)[t] = x.x;
 }
 
 namespace spec {

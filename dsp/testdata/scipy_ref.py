@@ -55,6 +55,13 @@ def one(c):
         return list(signal.lfilter_zi(c["b"], c["a"]))
     if fn == "sosfilt_zi":
         return signal.sosfilt_zi(np.asarray(c["sos"])).tolist()
+    if fn == "istft":
+        # istft of a given two-sided spectrum (frequency rows, segment columns):
+        # a complex signal.
+        z = np.asarray(c["re"]) + 1j * np.asarray(c["im"])
+        t, x = signal.istft(z, fs=c["fs"], window=window(c["window"]), nperseg=c["nperseg"], noverlap=c["noverlap"],
+                            nfft=c["nfft"], input_onesided=False, boundary=c["boundary"], scaling=c["scaling"])
+        return {"re": np.real(x).tolist(), "im": np.imag(x).tolist()}
     if fn in ("spectrogram", "stft", "welch"):
         # Spectra of a float64 signal: frequencies, times and the result (real and
         # imaginary parts for complex results), flattened row-major.
@@ -68,7 +75,7 @@ def one(c):
             # stft had one).
             f, t, z = signal.stft(x, boundary=c.get("boundary", "zeros"), padded=c.get("padded", True), **kw)
             del kw["detrend"], kw["return_onesided"]
-            t, s = signal.istft(z, boundary=c.get("boundary", "zeros") is not None, **kw)
+            t, s = signal.istft(z, boundary=c.get("boundary", "zeros") is not None, input_onesided=c["onesided"], **kw)
         elif fn == "stft":
             f, t, s = signal.stft(x, boundary=c.get("boundary", "zeros"), padded=c.get("padded", True), **kw)
         else:
