@@ -142,14 +142,19 @@ func TestCUDAISTFTMatchesCPU(t *testing.T) {
 		for i := range g {
 			gf[i], wf[i] = float64(g[i]), float64(w[i])
 		}
+		ch := cy.Channels()
 		for row := range x {
 			for k := 0; k < cy.Cols(); k++ {
+				// The signal, then STFT's padding: zeros past the zero boundary,
+				// the extension's samples past the others (taken as the CPU has them).
 				v := 0.0
 				if k < c.n {
 					v = float64(x[row][k])
+				} else if c.o.Boundary != dsp.BoundaryZeros && c.o.Boundary != dsp.BoundaryNone {
+					v = wf[(row*cy.Cols()+k)*ch]
 				}
 				xf = append(xf, v)
-				if cy.Channels() == 2 {
+				if ch == 2 {
 					xf = append(xf, 0) // a real signal's imaginary part
 				}
 			}
