@@ -40,6 +40,7 @@ func main() {
 		e2e     = flag.Bool("e2e", true, "on CUDA, also time upload + operation + download (page-locked and pageable)")
 		prof    = flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file (where the host time goes)")
 		hold    = flag.Duration("hold", 500*time.Microsecond, "on CUDA, keep the device busy this long before each timed run, so that kernel times exclude the host's time to queue the work (0: time from an idle stream)")
+		sweep   = flag.Bool("sweep", false, "run the sweep of filters and conversions that NPP has too (bench/sweep.go) instead of the image cases")
 		signals = flag.String("signals", "1x16384,1x100000,1x1000000,1x10000000,64x16384,64x1000000", "comma-separated ROWSxSAMPLES shapes for the signal (dsp) cases; empty for none")
 	)
 	flag.Parse()
@@ -92,8 +93,12 @@ func main() {
 			}
 		}
 	}
+	imageCases := cases
+	if *sweep {
+		imageCases = sweepCases
+	}
 	for _, sz := range pairs(*sizes, "size", "WxH") {
-		run(cases, sz[0], sz[1])
+		run(imageCases, sz[0], sz[1])
 	}
 	for _, sh := range pairs(*signals, "signal shape", "ROWSxSAMPLES") {
 		run(signalCases, sh[1], sh[0]) // width: the samples, height: the signals

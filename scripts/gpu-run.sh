@@ -14,6 +14,8 @@
 #   CuPy and torch, memcheck;
 # PART=wavelet: the wavelet transforms and Denoise: GPU tests, CLI, bench with the
 #   torch Haar peer, ncu, memcheck;
+# PART=sweep: issue 27's sweep of filters and conversions against NPP at 1080p, 4K
+#   and 8K, and the "vs NPP" matrix;
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
 # both when PART is unset. Results go to $OUT (or .gpu/out) as results.tgz (bench
@@ -85,7 +87,7 @@ if [ "$part" = resize ]; then
   step resize-cli bash -c "for d in cuda cpu; do $cli run testdata/images/chelsea.png -o /tmp/gi-rz-\$d.png -device \$d resize:size=301x190:interp=area pyrdown pyrup resize:fx=2.5:interp=lanczos4 || exit 1; $cli resize testdata/images/coffee.png -o /tmp/gi-rz2-\$d.png -fx 0.5 -device \$d || exit 1; done && cmp /tmp/gi-rz-cuda.png /tmp/gi-rz-cpu.png && cmp /tmp/gi-rz2-cuda.png /tmp/gi-rz2-cpu.png && echo identical"
   tail -1 "$out/resize-cli.log"
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppc
+  step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppidei -lnppc
   : >"$out/resize.csv"
   addcsv() { if [ -s "$out/resize.csv" ]; then tail -n +2 "$1"; else cat "$1"; fi >>"$out/resize.csv"; }
   for sz in 1920x1080 3840x2160 7680x4320; do
@@ -109,6 +111,22 @@ if [ "$part" = resize ]; then
   done
   san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   step sanitizer-resize bash -c "cd resample && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/resample.test' -test.run 'CUDAResizeMatches|CUDAPyr' -test.short -test.count=1 2>&1 | tail -3"
+fi
+if [ "$part" = sweep ]; then
+  # Issue 27's sweep: bench/sweep.go's filters and conversions at 1080p, 4K and 8K
+  # with NPP's equivalents (npp_bench, NPP_SWEEP=1) in the same run, both timed with
+  # the device kept busy; the "vs NPP" matrix (bench/peers/npp_matrix.py).
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppidei -lnppc
+  : >"$out/sweep.csv"
+  for sz in 1920x1080 3840x2160 7680x4320; do
+    w=${sz%x*}; h=${sz#*x}
+    step "sweep-bench-$sz" .gpu/bench -sweep -sizes $sz -signals '' -e2e=false -reps 30 -o /tmp/gi-sw.csv
+    if [ -s "$out/sweep.csv" ]; then tail -n +2 /tmp/gi-sw.csv; else cat /tmp/gi-sw.csv; fi >>"$out/sweep.csv"
+    step "sweep-npp-$sz" bash -c "NPP_SWEEP=1 /tmp/npp_bench $w $h 30 >>'$out/sweep.csv'"
+  done
+  step sweep-matrix bash -c "python3 bench/peers/npp_matrix.py '$out/sweep.csv' > '$out/sweep-matrix.md'"
+  tail -40 "$out/sweep-matrix.md"
 fi
 if [ "$part" = interp ]; then
   # interp's and the colormaps' GPU tests, the idw command on the GPU against the
@@ -268,7 +286,7 @@ cat "$out/bench.log"
 # Peers in the same run: NVIDIA NPP (built here with the host's nvcc), OpenCV (cv2),
 # PyTorch and CuPy, at each size.
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppc
+step npp-build "$nvcc" -O2 -o /tmp/npp_bench bench/peers/npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppidei -lnppc
 for sz in $sizes; do
   w=${sz%x*}; h=${sz#*x}; reps=20; [ "$w" -gt 4000 ] && reps=8
   step "npp-$sz" bash -c "/tmp/npp_bench $w $h 30 >'$out/npp-$sz.csv'"

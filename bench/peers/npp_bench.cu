@@ -1,8 +1,10 @@
 // NPP peer for gpuimg's bench: times NVIDIA NPP's equivalents of gpuimg operations
 // with CUDA events (warm-up, median of reps) on random data, and prints CSV rows in
 // the bench format. Built and run on the GPU host by .gpu/run.sh:
-//   nvcc -O2 -o npp_bench npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppc && ./npp_bench 3840 2160 50 [hold_ns]
-// (NPP_ONLY=substring times only the cases whose name contains it.)
+//   nvcc -O2 -o npp_bench npp_bench.cu -lnppif -lnppig -lnppisu -lnppicc -lnppidei -lnppc && ./npp_bench 3840 2160 50 [hold_ns]
+// (NPP_ONLY=substring times only the cases whose name contains it; NPP_SWEEP=1 times
+// the sweep of bench/sweep.go instead: NPP's filters and conversions over kernel
+// sizes, depths, channels and both directions, under gpuimg's names.)
 // Filters use NPP_BORDER_REPLICATE (gpuimg's bench uses BORDER_REPLICATE for them too).
 #include <cuda_runtime.h>
 #include <npp.h>
@@ -112,7 +114,7 @@ int main(int argc, char** argv) {
   }
   // Random (not separable) filter2D kernels of 3, 7, 15 and 31 taps a side.
   Npp32f* kern[32] = {};
-  for (int n : {3, 7, 15, 31}) {
+  for (int n : {3, 5, 7, 9, 15, 31}) {
     std::vector<float> k(n * n);
     for (auto& v : k) v = rand() / (float)RAND_MAX / (n * n);
     CK(cudaMalloc(&kern[n], k.size() * 4));
@@ -173,6 +175,72 @@ int main(int argc, char** argv) {
   };
   const char* only = getenv("NPP_ONLY");
   for (auto& r : rcases) all.push_back({r.op, "8UC3", rbytes(r.f, r.tw, r.th), resize(r.f, r.tw, r.th, r.interp)});
+  // The sweep (bench/sweep.go's names and bytes): NPP's equivalent of each case.
+  int su16, du16;
+  Npp16u* src16 = nppiMalloc_16u_C1(w, h, &su16);
+  Npp16u* dst16 = nppiMalloc_16u_C1(w, h, &du16);
+  CK(cudaMemcpy2D(src16, su16, host.data(), 2 * w, 2 * w, h, cudaMemcpyHostToDevice));
+  if (getenv("NPP_SWEEP")) {
+    all.clear();
+    static char names[256][48];
+    int nn = 0;
+    auto name = [&](const char* fmt, int a) {
+      snprintf(names[nn], sizeof names[nn], fmt, a, a);
+      return (const char*)names[nn++];
+    };
+    double px = (double)w * h;
+    for (int n : {3, 5, 7, 9, 15, 31}) {
+      NppiSize ks = {n, n};
+      NppiPoint an = {n / 2, n / 2};
+      const char* op = name("filter2D %dx%d", n);
+      all.push_back({op, "8UC1", 2 * px, [=] { return nppiFilterBorder32f_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, kern[n], ks, an, rep, ctx); }});
+      all.push_back({op, "8UC3", 6 * px, [=] { return nppiFilterBorder32f_8u_C3R_Ctx(src, s3, roi, o0, dst, d3, roi, kern[n], ks, an, rep, ctx); }});
+      all.push_back({op, "16UC1", 4 * px, [=] { return nppiFilterBorder32f_16u_C1R_Ctx(src16, su16, roi, o0, dst16, du16, roi, kern[n], ks, an, rep, ctx); }});
+      all.push_back({op, "32FC1", 8 * px, [=] { return nppiFilterBorder_32f_C1R_Ctx(srcf, sf, roi, o0, dstf, df, roi, kern[n], ks, an, rep, ctx); }});
+    }
+    for (int k : {1, 3, 5}) {
+      // NPP's Laplacian masks are 3x3 and 5x5 (OpenCV's ksize 1 is a 3x3 kernel too).
+      NppiMaskSize m = k == 5 ? NPP_MASK_SIZE_5_X_5 : NPP_MASK_SIZE_3_X_3;
+      all.push_back({name("laplacian ksize %d 8U->8U", k), "8UC1", 2 * px, [=] { return nppiFilterLaplaceBorder_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, m, rep, ctx); }});
+      all.push_back({name("laplacian ksize %d 8U->16S", k), "8UC1", 3 * px, [=] { return nppiFilterLaplaceBorder_8u16s_C1R_Ctx(src1, s1b, roi, o0, d16, s16, roi, m, rep, ctx); }});
+    }
+    all.push_back({"sobel 3x3 dx 8U->16S", "8UC1", 3 * px, [=] { return nppiFilterSobelVertBorder_8u16s_C1R_Ctx(src1, s1b, roi, o0, d16, s16, roi, NPP_MASK_SIZE_3_X_3, rep, ctx); }});
+    all.push_back({"scharr dx 8U->16S", "8UC1", 3 * px, [=] { return nppiFilterScharrVertBorder_8u16s_C1R_Ctx(src1, s1b, roi, o0, d16, s16, roi, rep, ctx); }});
+    all.push_back({"sobel 3x3 dx 8U->8U", "8UC1", 2 * px, [=] { return nppiFilterSobelVertBorder_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, rep, ctx); }});
+    // (NPP has no Scharr to 8U.)
+    for (int n : {3, 5, 11}) {
+      NppiSize ks = {n, n};
+      NppiPoint an = {n / 2, n / 2};
+      const char* op = name("box %dx%d", n);
+      all.push_back({op, "8UC1", 2 * px, [=] { return nppiFilterBoxBorder_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, ks, an, rep, ctx); }});
+      all.push_back({op, "8UC3", 6 * px, [=] { return nppiFilterBoxBorder_8u_C3R_Ctx(src, s3, roi, o0, dst, d3, roi, ks, an, rep, ctx); }});
+    }
+    for (int n : {3, 5, 9}) {
+      NppiMaskSize m = n == 3 ? NPP_MASK_SIZE_3_X_3 : n == 5 ? NPP_MASK_SIZE_5_X_5 : NPP_MASK_SIZE_9_X_9;
+      const char* op = name("gaussian %dx%d", n);
+      all.push_back({op, "8UC1", 2 * px, [=] { return nppiFilterGaussBorder_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, m, rep, ctx); }});
+      all.push_back({op, "8UC3", 6 * px, [=] { return nppiFilterGaussBorder_8u_C3R_Ctx(src, s3, roi, o0, dst, d3, roi, m, rep, ctx); }});
+      all.push_back({op, "16UC1", 4 * px, [=] { return nppiFilterGaussBorder_16u_C1R_Ctx(src16, su16, roi, o0, dst16, du16, roi, m, rep, ctx); }});
+    }
+    // Conversions: NPP's RGB functions stand for the BGR codes (the same work with
+    // the channels named the other way).
+    static const Npp32f bgrGray[3] = {0.114f, 0.587f, 0.299f};
+    all.push_back({"cvtColor BGR2GRAY", "8UC3", 4 * px, [=] { return nppiColorToGray_8u_C3C1R_Ctx(src, s3, gray, s1, roi, bgrGray, ctx); }});
+    all.push_back({"cvtColor RGB2GRAY", "8UC3", 4 * px, [=] { return nppiRGBToGray_8u_C3C1R_Ctx(src, s3, gray, s1, roi, ctx); }});
+    all.push_back({"cvtColor GRAY2BGR", "8UC1", 4 * px, [=] { return nppiDup_8u_C1C3R_Ctx(src1, s1b, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor BGR2YCrCb", "8UC3", 6 * px, [=] { return nppiRGBToYCbCr_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor YCrCb2BGR", "8UC3", 6 * px, [=] { return nppiYCbCrToRGB_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor BGR2HSV", "8UC3", 6 * px, [=] { return nppiRGBToHSV_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor HSV2BGR", "8UC3", 6 * px, [=] { return nppiHSVToRGB_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor BGR2HLS", "8UC3", 6 * px, [=] { return nppiRGBToHLS_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor HLS2BGR", "8UC3", 6 * px, [=] { return nppiHLSToRGB_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor BGR2Lab", "8UC3", 6 * px, [=] { return nppiBGRToLab_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor Lab2BGR", "8UC3", 6 * px, [=] { return nppiLabToBGR_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor BGR2XYZ", "8UC3", 6 * px, [=] { return nppiRGBToXYZ_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor XYZ2BGR", "8UC3", 6 * px, [=] { return nppiXYZToRGB_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor BGR2YUV", "8UC3", 6 * px, [=] { return nppiRGBToYUV_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    all.push_back({"cvtColor YUV2BGR", "8UC3", 6 * px, [=] { return nppiYUVToRGB_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+  }
   for (auto& c : all) {
     if (only && !strstr(c.op, only)) continue;
     double host;
@@ -183,6 +251,8 @@ int main(int argc, char** argv) {
            driver % 1000 / 10, date);
   }
   nppiFree(rdst);
+  nppiFree(src16);
+  nppiFree(dst16);
   nppiFree(src);
   nppiFree(gray);
   nppiFree(dst);
