@@ -58,7 +58,7 @@ Operations:
 `
 
 const usageTail = `
-Common flags: -o OUT, -device cpu|cuda, -timing[=json], -jobs N, -ext FORMAT, -q,
+Common flags: -o OUT, -device cpu|cuda, -timing[=json], -jobs N, -ext FORMAT, -q, -shard K/N,
   -read unchanged|color|gray, -max-pixels N, -quality Q, -compression L.
 Files are read as OpenCV's imread reads them (-read unchanged: the file's own depth and
 channels) and written only in a format that holds the result's depth and channels.
@@ -137,6 +137,7 @@ func commonFlags(fs *flag.FlagSet, o *runOpts) {
 	fs.IntVar(&o.jobs, "jobs", 0, "images read and written at once in a batch (default: the number of CPUs); at most 8 are on the device at once")
 	fs.StringVar(&o.ext, "ext", "", "output format for a batch, e.g. png (default: each input's)")
 	fs.BoolVar(&o.quiet, "q", false, "no progress bar or summary")
+	fs.Var(&o.shard, "shard", "K/N: only the K-th (from 0) of N disjoint shares of a batch's inputs, sorted by name (one share a machine: -shard $JOB_COMPLETION_INDEX/N)")
 	fs.Var(&o.read.mode, "read", "how files are read, as OpenCV's IMREAD_*: unchanged (the file's depth and channels), color (8-bit BGR) or gray (8-bit)")
 	fs.Int64Var(&o.read.maxPixels, "max-pixels", 0, "refuse files whose header claims more pixels (default "+maxPixelsEnv+" or 2^30, OpenCV's limit)")
 	fs.IntVar(&o.write.quality, "quality", 95, "JPEG quality, 1-100")

@@ -108,6 +108,7 @@ type runOpts struct {
 	quiet  bool
 	read   readOpts
 	write  writeOpts
+	shard  shard
 }
 
 // stage is one timed part of processing an image.
@@ -616,6 +617,15 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 	files, batch, err := expand(words)
 	if err != nil {
 		return errorf(exitFail, "%v", err)
+	}
+	if o.shard.n > 0 {
+		all := len(files)
+		if files = o.shard.pick(files); len(files) == 0 {
+			if !o.quiet {
+				fmt.Fprintf(stderr, "gpuimg %s: shard %s: none of the %d inputs is this shard's\n", cmd, o.shard.String(), all)
+			}
+			return exitOK
+		}
 	}
 	outIsDir := strings.HasSuffix(o.out, string(os.PathSeparator))
 	if st, err := os.Stat(o.out); err == nil && st.IsDir() {
