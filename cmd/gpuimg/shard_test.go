@@ -142,3 +142,39 @@ func TestShardBatch(t *testing.T) {
 		t.Errorf("an empty shard: %d %q", code, errs)
 	}
 }
+
+// The signal commands take -shard too: two shares of three files write each
+// output once, as one run over all three does.
+func TestShardSignals(t *testing.T) {
+	in := t.TempDir()
+	var files []string
+	for i := 0; i < 3; i++ {
+		f := filepath.Join(in, fmt.Sprintf("s%d.npy", i))
+		if err := writeSignal(f, randSignal(rand.New(rand.NewSource(int64(i))), 2, 500, 0)); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	whole, parts := t.TempDir(), t.TempDir()
+	args := func(out string, extra ...string) []string {
+		return append(append([]string{"fir"}, files...), append([]string{"-o", out + "/", "-numtaps", "11", "-cutoff", "0.2", "-device", "cpu"}, extra...)...)
+	}
+	if code, _, errs := runCLI(args(whole)...); code != 0 {
+		t.Fatalf("whole: %d %s", code, errs)
+	}
+	for k := 0; k < 2; k++ {
+		if code, _, errs := runCLI(args(parts, "-shard", fmt.Sprintf("%d/2", k))...); code != 0 {
+			t.Fatalf("shard %d/2: %d %s", k, code, errs)
+		}
+	}
+	for _, f := range []string{"s0.npy", "s1.npy", "s2.npy"} {
+		a, err1 := os.ReadFile(filepath.Join(whole, f))
+		b, err2 := os.ReadFile(filepath.Join(parts, f))
+		if err1 != nil || err2 != nil || string(a) != string(b) {
+			t.Errorf("%s: the shards' output differs from the whole run's (%v, %v)", f, err1, err2)
+		}
+	}
+	if code, _, errs := runCLI(args(t.TempDir(), "-shard", "0/5")...); code != 0 || !strings.Contains(errs, "none of the 3 inputs") {
+		t.Errorf("an empty shard: %d %q", code, errs)
+	}
+}

@@ -478,6 +478,7 @@ type sigOpts struct {
 	fs               float64
 	stream           bool
 	channels, chunk  int
+	shard            shard
 }
 
 func cmdSignal(c *sigCmd, argv []string, stdout, stderr io.Writer, stdin io.Reader) int {
@@ -491,6 +492,7 @@ func cmdSignal(c *sigCmd, argv []string, stdout, stderr io.Writer, stdin io.Read
 	fs.BoolVar(&o.stream, "stream", false, "filter raw little-endian float32 frames (channels interleaved) from standard input to standard output, chunk by chunk")
 	fs.IntVar(&o.channels, "channels", 1, "-stream: channels a frame")
 	fs.IntVar(&o.chunk, "chunk", 1024, "-stream: frames a chunk")
+	fs.Var(&o.shard, "shard", "K/N: only the K-th (from 0) of N disjoint shares of the input files, sorted by name (one share a machine)")
 	design := c.flags(fs)
 	fs.Usage = func() {
 		w := fs.Output()
@@ -556,6 +558,13 @@ func cmdSignal(c *sigCmd, argv []string, stdout, stderr io.Writer, stdin io.Read
 		return fail(exitUsage, err)
 	}
 	toDir := len(words) > 1 || strings.HasSuffix(o.out, string(os.PathSeparator)) || isDir(o.out) || c.name == "crossover"
+	if o.shard.n > 0 {
+		all := len(words)
+		if words = o.shard.pick(words); len(words) == 0 {
+			fmt.Fprintf(stderr, "gpuimg %s: shard %s: none of the %d inputs is this shard's\n", c.name, o.shard.String(), all)
+			return exitOK
+		}
+	}
 	if toDir {
 		if err := os.MkdirAll(o.out, 0o777); err != nil {
 			return fail(exitFail, err)
