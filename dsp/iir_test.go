@@ -96,6 +96,45 @@ type iirCase struct {
 	zi   []float64 // lfilter: order values; sosfilt: 2 a section
 }
 
+// termScale bounds the terms an lfilter output of one or two samples sums (taps
+// times samples, the initial state, over a[0]): such an output may cancel to far
+// below them, and its rounding then follows the terms, not the output (1e-5 of a
+// single output's RMS once failed by 2.1e-5 so). Other filters: their output's
+// terms, section by section, bounded the same way.
+func (c iirCase) termScale() float64 {
+	xm, zm := 0.0, 0.0
+	for _, v := range c.x {
+		xm = math.Max(xm, math.Abs(float64(v)))
+	}
+	for _, v := range c.zi {
+		zm = math.Max(zm, math.Abs(v))
+	}
+	sum := func(v []float64) float64 {
+		t := 0.0
+		for _, f := range v {
+			t += math.Abs(f)
+		}
+		return t
+	}
+	if !strings.HasPrefix(c.fn, "sos") {
+		return (sum(c.b)*xm + zm) / math.Abs(c.a[0])
+	}
+	m := xm
+	for _, sec := range c.sos {
+		m = (sum(sec[:3])*m + zm) / math.Abs(sec[3])
+	}
+	return m
+}
+
+// maxDiff is the largest difference between got and want.
+func maxDiff(got, want []float64) float64 {
+	d := 0.0
+	for i := range got {
+		d = math.Max(d, math.Abs(got[i]-want[i]))
+	}
+	return d
+}
+
 func (c iirCase) String() string {
 	if strings.HasPrefix(c.fn, "sos") {
 		return fmt.Sprintf("%s %d sections n=%d zi=%v", c.fn, len(c.sos), len(c.x), c.zi != nil)
@@ -256,7 +295,7 @@ func TestIIRMatchesSciPy(t *testing.T) {
 		}
 		if len(got) != len(want) {
 			t.Errorf("%v: %d samples, SciPy %d", c, len(got), len(want))
-		} else if e := rmsErr(got, want); e > 1e-5 {
+		} else if e := rmsErr(got, want); e > 1e-5 && !(len(c.x) <= 2 && maxDiff(got, want) <= 1e-5*c.termScale()) {
 			t.Errorf("%v: off SciPy by %.3g of the RMS", c, e)
 		}
 		if c.zi != nil {
