@@ -618,7 +618,15 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 	if err != nil {
 		return errorf(exitFail, "%v", err)
 	}
+	outIsDir := strings.HasSuffix(o.out, string(os.PathSeparator))
+	if st, err := os.Stat(o.out); err == nil && st.IsDir() {
+		outIsDir = true
+	}
+	_, outIsImage := formatRules[extOf(o.out)]
 	if o.shard.n > 0 {
+		if o.shard.n > 1 && outIsImage && !outIsDir {
+			return errorf(exitUsage, "-shard %s: -o %s names a file, which every shard would write: name a directory (end it with /)", o.shard.String(), o.out)
+		}
 		all := len(files)
 		if files = o.shard.pick(files); len(files) == 0 {
 			if !o.quiet {
@@ -627,11 +635,6 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 			return exitOK
 		}
 	}
-	outIsDir := strings.HasSuffix(o.out, string(os.PathSeparator))
-	if st, err := os.Stat(o.out); err == nil && st.IsDir() {
-		outIsDir = true
-	}
-	_, outIsImage := formatRules[extOf(o.out)]
 	switch {
 	case outIsDir:
 		batch = true

@@ -86,6 +86,14 @@ func TestShardFlag(t *testing.T) {
 	if code, _, errs := runCLI("run", images, "-o", t.TempDir(), "-shard", "2/2", "blur:ksize=3"); code != exitUsage || !strings.Contains(errs, "0 <= K < N") {
 		t.Errorf("-shard 2/2: %d %q", code, errs)
 	}
+	// Every shard would write the one file -o names (even a shard with no inputs
+	// is told).
+	for _, k := range []string{"0/2", "1/9"} {
+		out := filepath.Join(t.TempDir(), "x.png")
+		if code, _, errs := runCLI("run", images, "-o", out, "-shard", k, "-device", "cpu", "blur:ksize=3"); code != exitUsage || !strings.Contains(errs, "name a directory") {
+			t.Errorf("-shard %s -o x.png: %d %q", k, code, errs)
+		}
+	}
 }
 
 // N runs of a batch, one a shard, write every output once, the same files as one
