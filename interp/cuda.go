@@ -46,13 +46,14 @@ func shepardCUDA(str core.Stream, d, m *core.State, pl *plan) error {
 		suffix = "p2"
 	}
 	block := [3]int{shepardBX, shepardBY, 1}
-	tiles := [3]int{(d.Cols + shepardT - 1) / shepardT, (d.Rows + shepardT - 1) / shepardT, 1}
-	if r := farRatio(pl.power); pl.gx == 0 && r > 0 && (pl.n >= tileMinSmall || pl.n >= tileMin && tiles[0]*tiles[1] >= tileFull) {
-		p.Far2 = float32(farTo(r))
-		grid := tiles
-		return d.Dev.Launch(str, "gi_shepard_tiles_"+suffix, grid, [3]int{shepardTT, 1, 1}, 0, core.Struct(&p))
-	}
 	if pl.gx == 0 {
+		tiles := [3]int{(d.Cols + shepardT - 1) / shepardT, (d.Rows + shepardT - 1) / shepardT, 1}
+		if pl.n >= tileMinSmall || pl.n >= tileMin && tiles[0]*tiles[1] >= tileFull {
+			if r := farRatio(pl.power); r > 0 {
+				p.Far2 = float32(farTo(r))
+				return d.Dev.Launch(str, "gi_shepard_tiles_"+suffix, tiles, [3]int{shepardTT, 1, 1}, 0, core.Struct(&p))
+			}
+		}
 		grid := [3]int{(d.Cols + shepardBX*shepardPX - 1) / (shepardBX * shepardPX), (d.Rows + shepardBY - 1) / shepardBY, 1}
 		return d.Dev.Launch(str, "gi_shepard_all_"+suffix, grid, block, 0, core.Struct(&p))
 	}
@@ -89,11 +90,11 @@ func farRatio(power float64) float64 {
 		return 0
 	}
 	for _, r := range []float64{1. / 4, 1. / 5, 1. / 6, 1. / 8, 1. / 10, 1. / 12, 1. / 16} {
-		d, tail := 1.0, 0.0
+		t, tail := 1.0, 0.0 // t: binom(n+p-1, n) r^n
 		for n := 1; n <= shepardQ+600; n++ {
-			d *= (float64(n-1) + power) / float64(n)
+			t *= (float64(n-1) + power) / float64(n) * r
 			if n > shepardQ {
-				tail += d * math.Pow(r, float64(n))
+				tail += t
 			}
 		}
 		if tail*math.Pow(1+r, power) <= farTol {
