@@ -76,13 +76,7 @@ func resizeSuffix(d core.Depth) string {
 func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	p := resizeParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Sw: int32(pl.sw), Sh: int32(pl.sh),
 		Dw: int32(pl.dw), Dh: int32(pl.dh), Cn: int32(pl.cn)}
-	var tabs [][]byte
-	switch pl.kind {
-	case kindGather:
-		tabs = [][]byte{int32Bytes(pl.xs), int32Bytes(pl.ys)}
-	case kindSep:
-		tabs = [][]byte{int32Bytes(pl.x.start), f32Bytes(pl.x.w), int32Bytes(pl.y.start), f32Bytes(pl.y.w)}
-	}
+	tabs, sum := pl.deviceTables()
 	var buf *core.Buffer
 	if len(tabs) > 0 {
 		size := 0
@@ -90,7 +84,7 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 			size += len(t)
 		}
 		var err error
-		buf, err = devcache.Derived(s.Dev, str, "resample-resize", tabs, size, func(buf *core.Buffer) error {
+		buf, err = devcache.DerivedSum(s.Dev, str, "resample-resize", sum, size, func(buf *core.Buffer) error {
 			off := 0
 			for _, t := range tabs {
 				c := core.Copy{Dst: buf, DstOff: off, SrcHost: t, DstPitch: len(t), SrcPitch: len(t), Width: len(t), Rows: 1}
@@ -145,6 +139,23 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 		return s.Dev.Launch(str, name, [3]int{gx, (pl.dh + th - 1) / th, 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
 	}
 	return resizeTwoPass(str, s, d, pl, p, sms)
+}
+
+// deviceTables is the plan's tables as the kernels read them (the nearest kinds'
+// offsets; the separable kinds' starts and weights) and their devcache.Sum, made
+// on the plan's first launch and kept with it: a plan is cached for its sizes, so
+// later calls neither convert nor hash them again.
+func (pl *resizePlan) deviceTables() ([][]byte, uint64) {
+	pl.tabsOnce.Do(func() {
+		switch pl.kind {
+		case kindGather:
+			pl.tabs = [][]byte{int32Bytes(pl.xs), int32Bytes(pl.ys)}
+		case kindSep:
+			pl.tabs = [][]byte{int32Bytes(pl.x.start), f32Bytes(pl.x.w), int32Bytes(pl.y.start), f32Bytes(pl.y.w)}
+		}
+		pl.tabsSum = devcache.Sum(pl.tabs)
+	})
+	return pl.tabs, pl.tabsSum
 }
 
 // resizeStageMax is the most shared memory the horizontal pass stages its

@@ -208,6 +208,12 @@ type resizePlan struct {
 	// which rounds otherwise than its scalar tail.
 	simd     int
 	simdKind int
+
+	// The tables as the kernels read them, and their digest (devcache.Sum), made
+	// once for every call with the plan (resample/cuda.go's deviceTables).
+	tabsOnce sync.Once
+	tabs     [][]byte
+	tabsSum  uint64
 }
 
 type resizeKind int

@@ -40,6 +40,12 @@ var (
 // from the filter described by kind and data (its pieces, in order), built on the
 // first call for them and shared after that. The caller releases the buffer when its work is queued.
 func Derived(dev core.Backend, str core.Stream, kind string, data [][]byte, size int, build func(buf *core.Buffer) error) (*core.Buffer, error) {
+	return DerivedSum(dev, str, kind, Sum(data), size, build)
+}
+
+// Sum is the digest of data (its pieces, in order) that Derived keys its buffers
+// by, for callers that keep it with the data (DerivedSum).
+func Sum(data [][]byte) uint64 {
 	var h maphash.Hash
 	h.SetSeed(cacheSeed)
 	for _, d := range data {
@@ -50,7 +56,13 @@ func Derived(dev core.Backend, str core.Stream, kind string, data [][]byte, size
 		h.Write(n[:])
 		h.Write(d)
 	}
-	key := cacheKey{dev: dev, kind: kind, size: size, sum: h.Sum64()}
+	return h.Sum64()
+}
+
+// DerivedSum is Derived for data whose Sum the caller kept (a plan reused call
+// after call need not hash its tables again).
+func DerivedSum(dev core.Backend, str core.Stream, kind string, sum uint64, size int, build func(buf *core.Buffer) error) (*core.Buffer, error) {
+	key := cacheKey{dev: dev, kind: kind, size: size, sum: sum}
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
 	if buf, ok := cacheBufs[key]; ok {
