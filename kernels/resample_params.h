@@ -36,6 +36,8 @@ struct ResamplePolyParams {
 // GI_RESIZE_VE8, GI_RESIZE_VEF: the vertical pass's elements a thread, from an
 // 8-bit (Pillow's) and a float intermediate.
 #define GI_RESIZE_RT 128
+#define GI_RESIZE_THMAX 64  // the most output rows a register kernel's tile has
+#define GI_RESIZE_SEP8_BLOCKS(K, E) ((K) == 2 ? 10 : (E) == 2 ? 12 : 8)  // gi_resize_sep8_*'s blocks a multiprocessor (launch bounds)
 #define GI_RESIZE_VE8 8
 #define GI_RESIZE_VEF 4
 

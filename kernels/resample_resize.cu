@@ -13,6 +13,9 @@
 //                             horizontal sums of the K source rows the current
 //                             output row needs slid down in registers; cCN: CN
 //                             channels (the taps' offsets constants), else any.
+//   gi_resize_sep8_K_cCN[e2]  kFix8's plans of 2 or 4 taps (linear, cubic) for 8U
+//                             of 1, 3 or 4 channels: 4 (e2: 2) consecutive output
+//                             bytes a thread, stored as one word.
 //   gi_resize_h[e]_MODE_T,    longer filters, in two passes through an intermediate
 //   gi_resize_v_MODE_T        image of the output's width (Pillow's order): the
 //                             horizontal pass of every source row (a thread a
@@ -408,6 +411,162 @@ __device__ __forceinline__ void reg(const ResizeParams& p) {
   }
 }
 
+// sep8: kFix8's plans of K = 2 (linear, enlarging area) or 4 (cubic) taps an axis
+// for 8U of CN = 1, 3 or 4 channels, E consecutive output bytes a thread (4, or 2
+// for cubic shrinks) stored as one word, down the tile's rows: the horizontal sums
+// of the K source rows the current output row needs kept in registers and slid
+// down (each source row's pass once a tile), the tile's rows (source row,
+// vertical weights) staged in shared memory first. A thread whose taps all lie
+// inside the image reads them CN bytes apart from its elements' first taps
+// (immediate offsets); the others (at the image's edges) clamp each tap's column.
+//   K = 2: VResizeLinear's arithmetic, with weights the host checked to be
+//   non-negative and to sum to at most 2050 an axis (resample/cuda.go's
+//   resizeSep8): there its clamps cannot act (a horizontal sum is at most
+//   255 * 2050, so h >> 4 < 2^15; the vertical sum of ((h >> 4) * b) >> 16 is at
+//   most 1021, 255 once rounded), so they are left out, and each
+//   ((h >> 4) * b) >> 16 is the high word of (h >> 4) * (b << 16).
+//   K = 4: VResizeCubicVec_32s8u's float arithmetic for the row's first p.simd
+//   elements (a multiple of 8: a thread's elements all lie on one side; its sums
+//   kept as floats there), the integer (sum + 2^21) >> 22 past them, as vcomb.
+template <int K, int E, int CN>
+__device__ __forceinline__ void sep8(const ResizeParams& p) {
+  static_assert((E == 4 || (E == 2 && K == 4)) && (K == 2 || K == 4) && CN > 0, "sep8: 4 elements (2 for cubic), 2 or 4 taps, 1-4 channels");
+  __shared__ int rsy[GI_RESIZE_THMAX];
+  __shared__ __align__(16) int rbi[GI_RESIZE_THMAX][K];    // K = 2: b << 16; else b
+  __shared__ __align__(16) float rbs[K == 4 ? GI_RESIZE_THMAX : 1][K];  // b * 2^-22
+  const int y0 = blockIdx.y * p.th, n = min(p.th, p.dh - y0);
+  for (int i = threadIdx.x; i < n; i += GI_RESIZE_RT) {
+    const int y = y0 + i;
+    rsy[i] = __ldg(p.ystart + y);
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      const float b = __ldg(p.yw + K * y + j);
+      rbi[i][j] = K == 2 ? (int)b << 16 : (int)b;
+      if (K == 4) rbs[K == 4 ? i : 0][j] = __fmul_rn(b, 1.f / (2048.f * 2048.f));
+    }
+  }
+  __syncthreads();
+  const int w = p.dw * CN, xb = (blockIdx.x * GI_RESIZE_RT + threadIdx.x) * E;
+  if (xb >= w) return;
+  const int sw = p.sw, sh = p.sh, sp = p.sp;
+  const u8* const src = static_cast<const u8*>(p.src);
+  unsigned o0[E];  // element e's first tap (inside)
+  int a[K][E];
+  bool inside = true;
+#pragma unroll
+  for (int e = 0; e < E; ++e) {
+    const int x = min(xb + e, w - 1), dx = x / CN, st = __ldg(p.xstart + dx);
+    inside = inside && st >= 0 && st + K <= sw;
+    o0[e] = st * CN + x - dx * CN;
+#pragma unroll
+    for (int j = 0; j < K; ++j) a[j][e] = (int)__ldg(p.xw + K * dx + j);
+  }
+  const bool vec = K == 4 && xb < p.simd;  // the cubic float arithmetic, its sums kept as floats
+  // hrow: the horizontal sums of source row y (clamped) into h (>> 4 for K = 2).
+  // The row's address is taken once (the empty asm keeps nvcc from folding the
+  // row's multiply into every tap's address).
+  int h[K][E] = {};  // h[j]: source row first + j; zeroed: see reg
+  auto hrow = [&](int y, int(&h)[E]) {
+    const u8* s = src + (size_t)clampi(y, sh) * sp;
+    asm("" : "+l"(s));
+    if (inside) {
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        int acc = 0;
+#pragma unroll
+        for (int j = 0; j < K; ++j) acc += (int)__ldg(s + o0[e] + j * CN) * a[j][e];
+        h[e] = K == 2 ? acc >> 4 : K == 4 && vec ? __float_as_int((float)acc) : acc;
+      }
+    } else {
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        const int x = min(xb + e, w - 1), dx = x / CN, c = x - dx * CN, st = __ldg(p.xstart + dx);
+        int acc = 0;
+#pragma unroll
+        for (int j = 0; j < K; ++j) acc += (int)__ldg(s + clampi(st + j, sw) * CN + c) * a[j][e];
+        h[e] = K == 2 ? acc >> 4 : K == 4 && vec ? __float_as_int((float)acc) : acc;
+      }
+    }
+  };
+  // shift drops the first m rows' sums (m constant after unrolling).
+  auto shift = [&](int m) {
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        if (j + m < K) h[j][e] = h[j + m][e];
+  };
+  int first = -(1 << 30);
+  u8* d = static_cast<u8*>(p.dst) + (size_t)y0 * p.dp + xb;
+  const bool whole = xb + E <= w;
+  for (int i = 0; i < n; ++i, d += p.dp) {
+    const int sy = rsy[i];
+    const int k = sy - first;
+    // The rows the sums move on by: one or two at a time in straight-line code
+    // (their loads issued together), all K afresh, or a loop.
+    if (k == 1) {
+      shift(1);
+      hrow(sy + K - 1, h[K - 1]);
+    } else if (k == 2 && K > 2) {
+      shift(2);
+      hrow(sy + K - 2, h[K - 2]);
+      hrow(sy + K - 1, h[K - 1]);
+    } else if (k != 0) {
+      if (k < 0 || k >= K) {
+#pragma unroll
+        for (int j = 0; j < K; ++j) hrow(sy + j, h[j]);
+      } else {
+        for (int m = 0; m < k; ++m) {
+          shift(1);
+          hrow(first + K + m, h[K - 1]);
+        }
+      }
+    }
+    first = sy;
+    unsigned word = 0;
+    if (K == 2) {
+      const int2 b = *reinterpret_cast<const int2*>(rbi[i]);
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        word |= ((__umulhi((unsigned)h[0][e], (unsigned)b.x) + __umulhi((unsigned)h[K - 1][e], (unsigned)b.y) + 2) >> 2) << (8 * e);
+    } else if (K == 4 && vec) {
+      const float4 b = *reinterpret_cast<const float4*>(rbs[K == 4 ? i : 0]);
+      const float bs[4] = {b.x, b.y, b.z, b.w};
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        float acc = __fmul_rn(__int_as_float(h[K - 1][e]), bs[K - 1]);
+#pragma unroll
+        for (int j = K - 2; j >= 0; --j) acc = __fadd_rn(__fmul_rn(__int_as_float(h[j][e]), bs[j]), acc);
+        word |= (unsigned)sati<u8>(__float2int_rn(acc)) << (8 * e);
+      }
+    } else {
+      int bi[K];
+#pragma unroll
+      for (int j = 0; j < K; j += 4) {
+        const int4 b = *reinterpret_cast<const int4*>(&rbi[i][j]);
+        bi[j] = b.x, bi[j + 1] = b.y, bi[j + 2] = b.z, bi[j + 3] = b.w;
+      }
+#pragma unroll
+      for (int e = 0; e < E; ++e) {
+        int acc = 0;
+#pragma unroll
+        for (int j = 0; j < K; ++j) acc += h[j][e] * bi[j];
+        word |= (unsigned)sati<u8>((acc + (1 << 21)) >> 22) << (8 * e);
+      }
+    }
+    if (whole && reinterpret_cast<size_t>(d) % E == 0) {
+      if (E == 4)
+        *reinterpret_cast<unsigned*>(d) = word;
+      else
+        *reinterpret_cast<unsigned short*>(d) = (unsigned short)word;
+    } else {
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        if (xb + e < w) d[e] = (u8)(word >> (8 * e));
+    }
+  }
+}
+
 // The two passes of the longer filters (more than 8 taps an axis: Pillow's
 // shrinks, steep area shrinks), through an intermediate image of the source's
 // height and the output's width (Pillow's own order): hpass writes the horizontal
@@ -596,6 +755,29 @@ GI_RESIZE_AREA(f32)
 GI_RESIZE_AREA2(1)
 GI_RESIZE_AREA2(3)
 GI_RESIZE_AREA2(4)
+
+// sm_75 holds at most 1024 threads a multiprocessor: 8 of these blocks.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define GI_RESIZE_SEP8_BOUND(K, E) (GI_RESIZE_SEP8_BLOCKS(K, E) < 8 ? GI_RESIZE_SEP8_BLOCKS(K, E) : 8)
+#else
+#define GI_RESIZE_SEP8_BOUND(K, E) GI_RESIZE_SEP8_BLOCKS(K, E)
+#endif
+// gi_resize_sep8_K_cCN[e2]: sep8, K taps, CN channels, 4 output bytes a thread
+// (e2: 2, for cubic shrinks, where more threads hide more of the loads' latency).
+#define GI_RESIZE_SEP8(K, E, CN, SFX)                                                                            \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT, GI_RESIZE_SEP8_BOUND(K, E)) gi_resize_sep8_##K##_c##CN##SFX( \
+      __grid_constant__ const ResizeParams p) {                                                                  \
+    resize::sep8<K, E, CN>(p);                                                                                   \
+  }
+GI_RESIZE_SEP8(2, 4, 1, )
+GI_RESIZE_SEP8(2, 4, 3, )
+GI_RESIZE_SEP8(2, 4, 4, )
+GI_RESIZE_SEP8(4, 4, 1, )
+GI_RESIZE_SEP8(4, 4, 3, )
+GI_RESIZE_SEP8(4, 4, 4, )
+GI_RESIZE_SEP8(4, 2, 1, e2)
+GI_RESIZE_SEP8(4, 2, 3, e2)
+GI_RESIZE_SEP8(4, 2, 4, e2)
 
 // gi_resize_h_MODE_T, gi_resize_v_MODE_T: the two passes of the longer filters.
 // gi_resize_h_MODE_T, gi_resize_he_MODE_T (a thread an element), gi_resize_v_MODE_T:

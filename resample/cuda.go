@@ -3,6 +3,7 @@ package resample
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -134,7 +135,7 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	sms := core.MultiProcessors(s.Dev)
 	if name, _, e := resizeRegKernel(pl); name != "" {
 		gx := (pl.dw*pl.cn + resizeRT*e - 1) / (resizeRT * e)
-		th := resizeRegRows(pl.dh, gx, sms)
+		th := resizeRegRows(name, pl.dh, gx, e, sms)
 		p.Th = int32(th)
 		return s.Dev.Launch(str, name, [3]int{gx, (pl.dh + th - 1) / th, 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
 	}
@@ -220,6 +221,13 @@ func resizeMode(pl *resizePlan) string {
 // their sums). The 8-bit OpenCV and Pillow kernels also come for 1, 3 and 4
 // channels (suffix cN: the taps' offsets are constants there).
 func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
+	if resizeSep8(pl) {
+		name := fmt.Sprintf("gi_resize_sep8_%d_c%d", pl.x.n, pl.cn)
+		if pl.x.n == 4 && pl.dh < pl.sh {
+			return name + "e2", 4, 2
+		}
+		return name, pl.x.n, 4
+	}
 	n := max(pl.x.n, pl.y.n)
 	var ks []int
 	switch pl.arith {
@@ -247,6 +255,33 @@ func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
 	return "", 0, 0
 }
 
+// resizeSep8 reports whether gi_resize_sep8_* computes the plan: kFix8's 2 taps
+// (VResizeLinear's arithmetic) or 4 (cubic) on both axes, 1, 3 or 4 channels,
+// tiles of at most GI_RESIZE_THMAX rows. Its linear arithmetic leaves out
+// VResizeLinear's clamps, so it takes only weights that cannot reach them:
+// non-negative, each pair summing to at most 2050 (OpenCV's linear and enlarging
+// area weights are pairs rounded from fractions of 2048).
+func resizeSep8(pl *resizePlan) bool {
+	if pl.depth != core.Depth8U || pl.arith != arFix8 || pl.cn == 2 || pl.cn > 4 || pl.x.n != pl.y.n ||
+		pl.dh > resizeThMax*65535 {
+		return false
+	}
+	switch {
+	case pl.x.n == 4:
+		return pl.simdKind == simdCubic
+	case pl.x.n != 2 || pl.simdKind != simdLinear:
+		return false
+	}
+	for _, a := range []axis{pl.x, pl.y} {
+		for i := 0; i+1 < len(a.w); i += 2 {
+			if a.w[i] < 0 || a.w[i+1] < 0 || a.w[i]+a.w[i+1] > 2050 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // resizeElems is how many output elements (GI_RESIZE_RT apart) a register kernel
 // thread computes for K taps (kernels/resample_resize.cu's instantiations,
 // measured on the H100: the 8-bit cubic and Pillow kernels gain from more threads
@@ -259,12 +294,25 @@ func resizeElems(a arith, k int) int {
 	return 2
 }
 
-// resizeRegRows is the output rows a register kernel's thread walks down: enough
-// blocks for 16 a multiprocessor, at most 64 rows (each tile recomputes the K-1
-// source rows it shares with the tile above), and few enough blocks for the grid.
-func resizeRegRows(dh, gx, sms int) int {
-	th := dh * gx / (16 * sms)
-	th = max(1, min(64, th))
+// resizeRegRows is the output rows a register kernel's thread walks down: at most
+// GI_RESIZE_THMAX (each tile recomputes the K-1 source rows it shares with the
+// tile above), few enough blocks for the grid, and enough blocks for 16 a
+// multiprocessor, or for the sep8 kernels (gx blocks a row of tiles) rows for as
+// many tiles as fill two waves and more of the blocks their launch bounds hold
+// (kernels/resample_params.h's GI_RESIZE_SEP8_BLOCKS; measured on the H100).
+func resizeRegRows(name string, dh, gx, e, sms int) int {
+	var th int
+	if strings.HasPrefix(name, "gi_resize_sep8_") {
+		per := 20 // 2 x 10 blocks of gi_resize_sep8_2_*, 2.5 x 8 of gi_resize_sep8_4_*
+		if e == 2 {
+			per = 36 // 3 x 12 of gi_resize_sep8_4_*e2
+		}
+		tiles := max(1, per*sms/gx)
+		th = (dh + tiles - 1) / tiles
+	} else {
+		th = dh * gx / (16 * sms)
+	}
+	th = max(1, min(resizeThMax, th))
 	return max(th, (dh+65534)/65535)
 }
 

@@ -12,11 +12,11 @@ func PolyKernel(n, rows, m, up, down, sms int) (name string, block, k, w int) {
 	return name, b[0], k, w
 }
 
-// ResizeKernel is the separable kernel family a resize of a sw x sh 8UC3 image to
-// dw x dh by interp picks: the register kernel's name and taps, or "" (the two
-// passes).
-func ResizeKernel(sw, sh, dw, dh int, interp Interpolation) (name string, k int) {
-	pl := newResizePlan(sw, sh, dw, dh, 3, 0, float64(dw)/float64(sw), float64(dh)/float64(sh), interp)
+// ResizeKernel is the separable kernel family a resize of a sw x sh 8-bit image
+// of cn channels to dw x dh by interp picks: the register kernel's name and taps,
+// or "" (the two passes).
+func ResizeKernel(sw, sh, dw, dh, cn int, interp Interpolation) (name string, k int) {
+	pl := newResizePlan(sw, sh, dw, dh, cn, 0, float64(dw)/float64(sw), float64(dh)/float64(sh), interp)
 	name, k, _ = resizeRegKernel(pl)
 	return name, k
 }

@@ -100,26 +100,33 @@ func TestPolyKernelChoice(t *testing.T) {
 	}
 }
 
-// The kernel each resize gets: the register kernels by taps, the two passes for
-// filters longer than 8 taps.
+// The kernel each resize gets: the 8-bit linear and cubic kernels for 1, 3 and 4
+// channels, the register kernels by taps, the two passes for filters longer than
+// 8 taps.
 func TestResizeKernelChoice(t *testing.T) {
 	for _, c := range []struct {
-		sw, sh, dw, dh int
-		in             resample.Interpolation
-		name           string
+		sw, sh, dw, dh, cn int
+		in                 resample.Interpolation
+		name               string
 	}{
-		{3840, 2160, 1280, 720, resample.InterLinear, "gi_resize_reg_x8_2_u8c3"},
-		{3840, 2160, 1920, 1080, resample.InterCubic, "gi_resize_reg_x8_4_u8c3"},
-		{3840, 2160, 1920, 1080, resample.InterLanczos4, "gi_resize_reg_x8_8_u8c3"},
-		{3840, 2160, 2560, 1440, resample.InterArea, "gi_resize_reg_f_4_u8"},
-		{3840, 2160, 224, 224, resample.InterArea, ""},
-		{3840, 2160, 300, 200, resample.InterArea, ""},
-		{3840, 2160, 1000, 700, resample.InterArea, "gi_resize_reg_f_8_u8"},
-		{3840, 2160, 100, 50, resample.InterArea, ""},
-		{3840, 2160, 1000, 700, resample.InterLinearExact, "gi_resize_reg_ex_2_u8"},
+		{3840, 2160, 1280, 720, 3, resample.InterLinear, "gi_resize_sep8_2_c3"},
+		{1920, 1080, 3840, 2160, 1, resample.InterLinear, "gi_resize_sep8_2_c1"},
+		{1920, 1080, 3000, 2000, 4, resample.InterLinear, "gi_resize_sep8_2_c4"},
+		{1920, 1080, 3000, 2000, 2, resample.InterLinear, "gi_resize_reg_x8_2_u8"},
+		{1920, 1080, 3000, 2000, 3, resample.InterArea, "gi_resize_sep8_2_c3"},
+		{3840, 2160, 1920, 1080, 3, resample.InterCubic, "gi_resize_sep8_4_c3e2"},
+		{1920, 1080, 3840, 2160, 3, resample.InterCubic, "gi_resize_sep8_4_c3"},
+		{1920, 1080, 3840, 2160, 2, resample.InterCubic, "gi_resize_reg_x8_4_u8"},
+		{3840, 2160, 1920, 1080, 3, resample.InterLanczos4, "gi_resize_reg_x8_8_u8c3"},
+		{3840, 2160, 2560, 1440, 3, resample.InterArea, "gi_resize_reg_f_4_u8"},
+		{3840, 2160, 224, 224, 3, resample.InterArea, ""},
+		{3840, 2160, 300, 200, 3, resample.InterArea, ""},
+		{3840, 2160, 1000, 700, 3, resample.InterArea, "gi_resize_reg_f_8_u8"},
+		{3840, 2160, 100, 50, 3, resample.InterArea, ""},
+		{3840, 2160, 1000, 700, 3, resample.InterLinearExact, "gi_resize_reg_ex_2_u8"},
 	} {
-		if name, _ := resample.ResizeKernel(c.sw, c.sh, c.dw, c.dh, c.in); name != c.name {
-			t.Errorf("%dx%d -> %dx%d %v: %q, want %q", c.sw, c.sh, c.dw, c.dh, c.in, name, c.name)
+		if name, _ := resample.ResizeKernel(c.sw, c.sh, c.dw, c.dh, c.cn, c.in); name != c.name {
+			t.Errorf("%dx%d -> %dx%d, %d channels, %v: %q, want %q", c.sw, c.sh, c.dw, c.dh, c.cn, c.in, name, c.name)
 		}
 	}
 }

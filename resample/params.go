@@ -21,13 +21,14 @@ type polyParams struct {
 	H                                 uintptr
 }
 
-// The resize kernels' block and the vertical pass's elements a thread:
-// kernels/resample_params.h's GI_RESIZE_RT, GI_RESIZE_VE8 and GI_RESIZE_VEF
-// (TestParamsMatchKernels).
+// The resize kernels' block, their tiles' most rows, and the vertical pass's
+// elements a thread: kernels/resample_params.h's GI_RESIZE_RT, GI_RESIZE_THMAX,
+// GI_RESIZE_VE8 and GI_RESIZE_VEF (TestParamsMatchKernels).
 const (
-	resizeRT  = 128
-	resizeVE8 = 8
-	resizeVEF = 4
+	resizeRT    = 128
+	resizeThMax = 64
+	resizeVE8   = 8
+	resizeVEF   = 4
 )
 
 // resizeParams mirrors gi_resize_*'s parameters (kernels/resample_params.h:

@@ -26,6 +26,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_RESAMPLE_MAXK", polyMaxK, kparams.ResampleMaxK},
 		{"GI_RESAMPLE_MAXT", polyMaxT, kparams.ResampleMaxT},
 		{"GI_RESIZE_RT", resizeRT, kparams.ResizeRT},
+		{"GI_RESIZE_THMAX", resizeThMax, kparams.ResizeThMax},
 		{"GI_RESIZE_VE8", resizeVE8, kparams.ResizeVE8},
 		{"GI_RESIZE_VEF", resizeVEF, kparams.ResizeVEF},
 	} {

@@ -176,7 +176,7 @@ func sameOnGPU(t *testing.T, gpu *gpuimage.Device, name string, mt gpuimage.MatT
 }
 
 // view uploads a prow x pcol image of data to dev and returns its region rect.
-func view(t *testing.T, dev *gpuimage.Device, prow, pcol int, mt gpuimage.MatType, data []byte, rect image.Rectangle) *gpuimage.Image {
+func view(t testing.TB, dev *gpuimage.Device, prow, pcol int, mt gpuimage.MatType, data []byte, rect image.Rectangle) *gpuimage.Image {
 	t.Helper()
 	full, err := gpuimage.NewFromBytes(dev, prow, pcol, mt, data)
 	if err != nil {
@@ -188,4 +188,36 @@ func view(t *testing.T, dev *gpuimage.Device, prow, pcol int, mt gpuimage.MatTyp
 		t.Fatal(err)
 	}
 	return v
+}
+
+// BenchmarkCUDAResize times the 8-bit separable kernels beyond the bench's 8UC3
+// cases: 1, 3 and 4 channels, linear, cubic and Lanczos4, halving, doubling and
+// fractional factors of a 1080p image, by CUDA events around the call.
+func BenchmarkCUDAResize(b *testing.B) {
+	gpu := tu.CUDA(b)
+	r := tu.Rand(b)
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4} {
+		data := tu.RandomBytes(r, mt.Depth(), 1080*1920*mt.Channels())
+		src := view(b, gpu, 1080, 1920, mt, data, image.Rect(0, 0, 1920, 1080))
+		for _, in := range []resample.Interpolation{resample.InterLinear, resample.InterCubic, resample.InterLanczos4} {
+			for _, f := range []float64{0.5, 2.0 / 3, 1.37, 2} {
+				b.Run(fmt.Sprintf("%v/%v/x%.3g", mt, in, f), func(b *testing.B) {
+					dst := &gpuimage.Image{}
+					defer dst.Close()
+					if err := resample.Resize(src, dst, image.Point{}, f, f, in); err != nil {
+						b.Fatal(err)
+					}
+					b.SetBytes(int64(len(data) + dst.Rows()*dst.Cols()*mt.Channels()))
+					s, err := gpu.NewStream()
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer s.Close()
+					on := gpuimage.OnStream(s)
+					tu.EventMedian(b, s, func() error { return resample.Resize(src, dst, image.Point{}, f, f, in, on) })
+				})
+			}
+		}
+		src.Close()
+	}
 }

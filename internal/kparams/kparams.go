@@ -28,7 +28,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "aa751aaffb7aef31c614a5e0a5d22aa2e2aadb0b994fe2ede5569674a1187ea9"
+const HeadersSum = "ea28da0d05cccc2f288cf48ea2f29628e70f6d995bb3e92983a015505fbbaf83"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -158,6 +158,7 @@ const (
 	ResampleMaxK    = C.GI_RESAMPLE_MAXK
 	ResampleMaxT    = C.GI_RESAMPLE_MAXT
 	ResizeRT        = C.GI_RESIZE_RT
+	ResizeThMax     = C.GI_RESIZE_THMAX
 	ResizeVE8       = C.GI_RESIZE_VE8
 	ResizeVEF       = C.GI_RESIZE_VEF
 )
