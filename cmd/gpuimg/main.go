@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/gpuimg/gpuimg/codec"
@@ -132,7 +133,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // commonFlags adds the flags every processing command takes.
 func commonFlags(fs *flag.FlagSet, o *runOpts) {
 	fs.StringVar(&o.out, "o", "", "output file, or directory for a batch (required)")
-	fs.StringVar(&o.device, "device", "", "cpu or cuda (default: cuda in CUDA builds with a GPU, else cpu)")
+	fs.StringVar(&o.device, "device", "", deviceUsage)
 	fs.Var(&o.timing, "timing", "print per-stage times (read, upload, each step, download, write); -timing=json for machines")
 	fs.IntVar(&o.jobs, "jobs", 0, "images read and written at once in a batch (default: the number of CPUs); at most 8 are on the device at once")
 	fs.StringVar(&o.ext, "ext", "", "output format for a batch, e.g. png (default: each input's)")
@@ -324,7 +325,16 @@ func flagExit(err error) int {
 	return exitUsage
 }
 
+// deviceUsage is the -device flag's help.
+const deviceUsage = "cpu, cuda (GPU 0) or cuda:N (GPU N); default: $GPUIMG_DEVICE, else cuda in CUDA builds with a GPU, else cpu"
+
+// pickDevice opens the device -device names: cpu, cuda (GPU 0) or cuda:N; with
+// no -device, the one GPUIMG_DEVICE names, else the build's default.
 func pickDevice(name string) (*gpuimage.Device, error) {
+	from := "-device"
+	if name == "" {
+		name, from = os.Getenv("GPUIMG_DEVICE"), "GPUIMG_DEVICE"
+	}
 	switch name {
 	case "":
 		return gpuimage.Default()
@@ -333,7 +343,20 @@ func pickDevice(name string) (*gpuimage.Device, error) {
 	case "cuda":
 		return gpuimage.CUDA(0)
 	}
-	return nil, fmt.Errorf("unknown device %q (want cpu or cuda)", name)
+	if rest, ok := strings.CutPrefix(name, "cuda:"); name == "all" || ok && (rest == "all" || strings.Contains(rest, ",")) {
+		return nil, fmt.Errorf("%s %s: one process uses one GPU; for several, run one process a GPU (-device cuda:N), each over its -shard K/N of the inputs", from, name)
+	} else if ok {
+		i, err := strconv.Atoi(rest)
+		if err != nil || i < 0 {
+			return nil, fmt.Errorf("%s %s: want cuda:N, N a GPU's number (0, 1, ...)", from, name)
+		}
+		d, err := gpuimage.CUDA(i)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", from, name, err)
+		}
+		return d, nil
+	}
+	return nil, fmt.Errorf("%s: unknown device %q (want cpu, cuda or cuda:N)", from, name)
 }
 
 func parseDepth(s string) (gpuimage.Depth, error) {

@@ -486,7 +486,7 @@ func cmdSignal(c *sigCmd, argv []string, stdout, stderr io.Writer, stdin io.Read
 	helpTo(fs, argv, stdout, stderr)
 	var o sigOpts
 	fs.StringVar(&o.out, "o", "", "output file (.wav or .npy), or directory (several inputs; crossover's bands)")
-	fs.StringVar(&o.device, "device", "", "cpu or cuda (default: cuda in CUDA builds with a GPU, else cpu)")
+	fs.StringVar(&o.device, "device", "", deviceUsage)
 	fs.StringVar(&o.ext, "ext", "", "output format when -o is a directory: wav or npy (default: each input's)")
 	fs.Float64Var(&o.fs, "fs", 0, "sampling rate in Hz of .npy inputs and of -stream (WAV files carry theirs); without it a .npy's frequencies are fractions of Nyquist (scipy's fs=2)")
 	fs.BoolVar(&o.stream, "stream", false, "filter raw little-endian float32 frames (channels interleaved) from standard input to standard output, chunk by chunk")
