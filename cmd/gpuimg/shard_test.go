@@ -2,19 +2,20 @@ package main
 
 import (
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
 // For random file sets and N in 1..64 the shares are disjoint, cover every input,
 // differ in size by at most one file and do not depend on the inputs' order; a
 // file added moves few others.
 func TestShardShares(t *testing.T) {
-	r := rand.New(rand.NewSource(1))
+	r := tu.Rand(t)
 	for trial := 0; trial < 200; trial++ {
 		files := make([]string, r.Intn(300))
 		for i := range files {
@@ -155,10 +156,11 @@ func TestShardBatch(t *testing.T) {
 // output once, as one run over all three does.
 func TestShardSignals(t *testing.T) {
 	in := t.TempDir()
+	r := tu.Rand(t)
 	var files []string
 	for i := 0; i < 3; i++ {
 		f := filepath.Join(in, fmt.Sprintf("s%d.npy", i))
-		if err := writeSignal(f, randSignal(rand.New(rand.NewSource(int64(i))), 2, 500, 0)); err != nil {
+		if err := writeSignal(f, randSignal(r, 2, 500, 0)); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, f)
