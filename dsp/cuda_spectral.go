@@ -12,26 +12,33 @@ import (
 	"github.com/gpuimg/gpuimg/internal/fftplan"
 )
 
-// specFused are the fused spectrogram kernels by nfft, and their blocks.
+// specFused are the fused spectrogram kernels by nfft, their blocks, and their
+// blocks an SM (the registers' limit; blocks stride over the segment groups):
+// gi_spec_warp_1024 (a warp's transform in registers, static shared memory) and
+// gi_spec_fused_N (a block's transform in dynamic shared memory, 4-5 blocks an SM
+// on the H100).
+//
+// min is the fewest segments a call (rows x nseg) that the kernel takes. Below
+// 4096, gi_spec_fused_N's long blocks (GI_SPEC_FS segments each, in sequence)
+// leave the GPU idle and the three-pass path is faster (H100, nfft 1024, hop 256:
+// 1e5 samples 26 against 12 us; 1e7, 267 against 345; 64 x 1e6, 1,620 against
+// 3,527). gi_spec_warp_1024 is faster at every size (H100, hop 256, against the
+// three-pass path: 16384 samples 9.1 against 11.4 us, 1e5 9.3 against 12.6, 4 x
+// 1e5 10.2 against 21.1, 1e6 14.4 against 39.5).
 var specFused = map[int]struct {
-	name    string
-	threads int
-}{1024: {"gi_spec_fused_1024", 128}, 2048: {"gi_spec_fused_2048", 128}, 4096: {"gi_spec_fused_4096", 256}}
+	name                string
+	threads, perSM, min int
+}{1024: {"gi_spec_warp_1024", 128, 4, 1}, 2048: {"gi_spec_fused_2048", 128, 5, 4096}, 4096: {"gi_spec_fused_4096", 256, 5, 4096}}
 
-// specFusedMin is the fewest segments a call (rows x nseg) that the fused kernel
-// takes: below it, the kernel's long blocks (GI_SPEC_FS segments each, in
-// sequence) leave the GPU idle and the three-pass path is faster (H100, nfft 1024,
-// hop 256: 1e5 samples 26 against 12 us; 1e7, 267 against 345; 64 x 1e6, 1,620
-// against 3,527).
-const specFusedMin = 4096
-
-// specFusedBlocks is the fused kernel's blocks an SM (its registers hold it to 4-5
-// of 128 threads on the H100); blocks stride over the segment groups.
-const specFusedBlocks = 5
-
-// specFusedSmem is gi_spec_fused_N's dynamic shared memory: the block FFT's and
-// GI_SPEC_FS staged spectra.
-func specFusedSmem(n int) int { return 2*(n+n/32)*4 + n/16*8 + (n/2+1)*specFS*4 }
+// specFusedSmem is the fused kernel's dynamic shared memory for nfft n:
+// gi_spec_fused_N's block FFT and GI_SPEC_FS staged spectra; none for
+// gi_spec_warp_1024, whose shared memory is static (under 48 KB).
+func specFusedSmem(n int) int {
+	if n == 1024 {
+		return 0
+	}
+	return 2*(n+n/32)*4 + n/16*8 + (n/2+1)*specFS*4
+}
 
 // specSetup is what every spectral launch needs: s's CUDA device, cuFFT loaded,
 // and the plan's window on the device (kept: internal/devcache), which the caller
@@ -56,7 +63,7 @@ func specSetup(str core.Stream, s *core.State, sp *spectral) (*cuda.Backend, *co
 }
 
 // spectralCUDA runs the plan on the GPU (kernels/dsp_spectral.cu): for large
-// one-sided PSDs with nfft 1024, 2048 or 4096, gi_spec_fused_N in one pass; else every segment
+// one-sided PSDs with nfft 1024, 2048 or 4096, gi_spec_warp_1024 or gi_spec_fused_N in one pass; else every segment
 // of every row cut, detrended and windowed into a frame (gi_spec_frames), one
 // batched cuFFT transform of all frames (real to complex, or complex for two-sided
 // spectra), then the spectra scaled and transposed into d (gi_spec_post), or
@@ -69,14 +76,14 @@ func spectralCUDA(str core.Stream, d, s *core.State, sp *spectral, welch bool) e
 	}
 	defer wbuf.Release()
 	batch := s.Rows * sp.nseg
-	if k, ok := specFused[sp.nfft]; ok && !welch && !sp.twoSided && !sp.stft && batch >= specFusedMin &&
+	if k, ok := specFused[sp.nfft]; ok && !welch && !sp.twoSided && !sp.stft && batch >= k.min &&
 		specFusedSmem(sp.nfft) <= core.MaxSharedOptin(b) {
-		// One pass, no frames or spectra in memory (gi_spec_fused_N).
+		// One pass, no frames or spectra in memory (gi_spec_warp_1024, gi_spec_fused_N).
 		p := specParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Win: wbuf.Ptr, Rows: int32(s.Rows),
 			N: int32(sp.n), Nperseg: int32(sp.nperseg), Step: int32(sp.step), Nfft: int32(sp.nfft), Pad: int32(sp.pad),
 			Nseg: int32(sp.nseg), Nfreq: int32(sp.nfreq), Detrend: int32(sp.detrend), EvenNyq: 1, Scale: float32(sp.scale)}
 		groups := s.Rows * ((sp.nseg + specFS - 1) / specFS)
-		grid := min(groups, specFusedBlocks*core.MultiProcessors(b))
+		grid := min(groups, k.perSM*core.MultiProcessors(b))
 		return b.Launch(str, k.name, [3]int{grid, 1, 1}, [3]int{k.threads, 1, 1}, specFusedSmem(sp.nfft), core.Struct(&p))
 	}
 	cplx := 0

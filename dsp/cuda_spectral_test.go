@@ -35,6 +35,10 @@ func TestCUDASpectralMatchesCPU(t *testing.T) {
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1500, NFFT: 2048, NOverlap: 1400, Fs: 44100}, 150001},
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 4096, NOverlap: 4000, Window: dsp.Hann}, 200000},
 		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 1000, Window: dsp.Blackman, Scaling: dsp.ScalingSpectrum}, 100003},
+		// nfft 1024's warp kernel: zero-padded segments with the line detrended, and
+		// no detrend.
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1000, NFFT: 1024, NOverlap: 980, Detrend: dsp.DetrendLinear, Window: dsp.Hamming}, 100001},
+		{"spectrogram", dsp.SpectralOptions{NPerSeg: 1024, NOverlap: 1001, Detrend: dsp.DetrendNone, Fs: 8000}, 99999},
 	}, spectralCases...)
 	for _, c := range cases {
 		rows := randRows(r, 3, c.n+9)

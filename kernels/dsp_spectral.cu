@@ -8,7 +8,10 @@
 //                   sides coalesced).
 //   gi_spec_welch   a thread a frequency: the segments' periodograms averaged (in
 //                   double); gi_spec_welch_median: their median, by radix selection.
-//   gi_spec_fused_N Spectrogram's one-sided PSD for nfft = N (1024, 2048, 4096) in
+//   gi_spec_warp_1024 the same for nfft = 1024 with a warp a pair of segments: the
+//                   transform in registers (fft_warp.cuh), no block barriers
+//                   but the staging's.
+//   gi_spec_fused_N Spectrogram's one-sided PSD for nfft = N (2048, 4096) in
 //                   one pass: a block takes GI_SPEC_FS segments of a row, two a
 //                   block FFT in shared memory (fft_block.cuh: a + ib, the two
 //                   spectra separated from bins f and N-f), their PSD staged and
@@ -27,6 +30,7 @@
 #include "common.cuh"
 #include "dsp_params.h"
 #include "fft_block.cuh"
+#include "fft_warp.cuh"
 
 namespace spec {
 
@@ -348,12 +352,123 @@ __device__ __forceinline__ void fused(const SpecParams& p) {
   }
 }
 
+// warp1024<T>: fused's work for nfft = 1024 with a warp a pair of segments (a + ib)
+// and no block barriers inside a transform (fft_warp.cuh): lane b loads points
+// 32a + b of both segments (a warp's loads are consecutive samples), detrends them
+// in float from each segment's first sample (the deviations' sums in double: the
+// CPU twin's float64 detrend within an ulp or two), windows them, transforms them,
+// and separates the spectra by shuffles (bin N-f of lane k1's bin f is in lane
+// 32-k1's register brev5(31-k2), lane 0's own for k1 = 0); the PSDs are staged,
+// GI_SPEC_FS segments a block (rows padded to GI_SPEC_FS+1 floats: conflict-free
+// both ways), and written as fused writes them.
+template <int T>
+__device__ __forceinline__ void warp1024(const SpecParams& p) {
+  constexpr int N = 1024, NF = N / 2 + 1, S = GI_SPEC_FS, SP = S + 1, W = T / 32;
+  static_assert(S == 2 * W, "a warp a pair of segments");
+  __shared__ float2 tw[N];
+  __shared__ float tr[W][32 * 33];
+  __shared__ float out[NF * SP];
+  giwarp::makeTable<T>(tw);
+  __syncthreads();
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const int groups = (p.nseg + S - 1) / S;
+  const float cf = 0.5f * (float)(p.nperseg - 1);  // the mean index (a half-integer: exact)
+  for (int gi = blockIdx.x; gi < p.rows * groups; gi += gridDim.x) {
+    const int r = gi / groups, j0 = (gi % groups) * S;
+    const float* x = row<float>(p.src, p.sp, r);
+    const int ja = j0 + 2 * w, jb = ja + 1;
+    const bool hasa = ja < p.nseg, hasb = jb < p.nseg;
+    const int ba = ja * p.step - p.pad, bb = jb * p.step - p.pad;
+    float2 z[32];
+    if (hasb && ba >= 0 && bb + N <= p.n && p.nperseg == N) {
+#pragma unroll
+      for (int a = 0; a < 32; a++) z[a] = make_float2(__ldg(x + ba + 32 * a + lane), __ldg(x + bb + 32 * a + lane));
+    } else {
+#pragma unroll
+      for (int a = 0; a < 32; a++) {
+        const int k = 32 * a + lane, ia = ba + k, ib = bb + k;
+        const bool in = k < p.nperseg;
+        z[a].x = hasa && in && ia >= 0 && ia < p.n ? __ldg(x + ia) : 0.f;
+        z[a].y = hasb && in && ib >= 0 && ib < p.n ? __ldg(x + ib) : 0.f;
+      }
+    }
+    if (p.detrend > 1) {
+      // Deviations from each segment's first sample, their sums (and moments about
+      // the mean index for the line) over the segment's nperseg samples.
+      const float ra = __shfl_sync(0xffffffffu, z[0].x, 0), rb = __shfl_sync(0xffffffffu, z[0].y, 0);
+      float s0 = 0.f, s1 = 0.f, s2 = 0.f, s3 = 0.f;
+#pragma unroll
+      for (int a = 0; a < 32; a++) {
+        const int k = 32 * a + lane;
+        z[a].x -= ra, z[a].y -= rb;
+        const float in = k < p.nperseg ? 1.f : 0.f, d = (float)k - cf;
+        s0 = fmaf(in, z[a].x, s0), s2 = fmaf(in, z[a].y, s2);
+        s1 = fmaf(in * d, z[a].x, s1), s3 = fmaf(in * d, z[a].y, s3);
+      }
+      double t0 = s0, t1 = s1, t2 = s2, t3 = s3;
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) {
+        t0 += __shfl_xor_sync(0xffffffffu, t0, o), t1 += __shfl_xor_sync(0xffffffffu, t1, o);
+        t2 += __shfl_xor_sync(0xffffffffu, t2, o), t3 += __shfl_xor_sync(0xffffffffu, t3, o);
+      }
+      const double m = (double)p.nperseg;
+      const float ma = (float)(t0 / m), mb = (float)(t2 / m);
+      float sa = 0.f, sb = 0.f;
+      if (p.detrend == 3 && p.nperseg > 1) {
+        const double q = m * (m * m - 1.) / 12.;  // sum of (k - c)^2
+        sa = (float)(t1 / q), sb = (float)(t3 / q);
+      }
+#pragma unroll
+      for (int a = 0; a < 32; a++) {
+        const float d = (float)(32 * a + lane) - cf;
+        z[a].x -= fmaf(sa, d, ma), z[a].y -= fmaf(sb, d, mb);
+      }
+    }
+#pragma unroll
+    for (int a = 0; a < 32; a++) {
+      const int k = 32 * a + lane;
+      const float wv = k < p.nperseg ? __ldg(p.win + k) : 0.f;
+      z[a].x *= wv, z[a].y *= wv;
+    }
+    giwarp::fft1024(z, tw, tr[w]);
+    // |A_f|^2 = ((zr + nr)^2 + (zi - ni)^2)/4, |B_f|^2 = ((zi + ni)^2 + (zr - nr)^2)/4.
+    const float sc = 0.25f * p.scale;
+#pragma unroll
+    for (int k2 = 0; k2 <= 16; k2++) {
+      const float2 v = z[giwarp::brev5(k2 & 31)];
+      const float2 o = z[giwarp::brev5(31 - k2)], o0 = z[giwarp::brev5((32 - k2) & 31)];
+      float2 n;
+      n.x = __shfl_sync(0xffffffffu, o.x, (32 - lane) & 31);
+      n.y = __shfl_sync(0xffffffffu, o.y, (32 - lane) & 31);
+      if (lane == 0) n = o0;
+      const int f = lane + 32 * k2;
+      if (k2 < 16 || lane == 0) {
+        const float dbl = (f > 0 && !(p.evenNyq && f == NF - 1)) ? 2.f * sc : sc;
+        const float ar = v.x + n.x, ai = v.y - n.y, br = v.y + n.y, bi = v.x - n.x;
+        out[f * SP + 2 * w] = (ar * ar + ai * ai) * dbl;
+        out[f * SP + 2 * w + 1] = (br * br + bi * bi) * dbl;
+      }
+    }
+    __syncthreads();
+    const int ns = min(S, p.nseg - j0), jl = threadIdx.x % S;
+    if (jl < ns) {
+      char* d = reinterpret_cast<char*>(p.dst) + (size_t)(r * p.nfreq + threadIdx.x / S) * p.dp + (size_t)(j0 + jl) * 4;
+      const size_t step = (size_t)(T / S) * p.dp;
+      for (int f = threadIdx.x / S; f < NF; f += T / S, d += step) *reinterpret_cast<float*>(d) = out[f * SP + jl];
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace spec
+
+extern "C" __global__ void __launch_bounds__(128, 4) gi_spec_warp_1024(__grid_constant__ const SpecParams p) {
+  spec::warp1024<128>(p);
+}
 
 #define GI_SPEC_FUSED(N, T)                                                                           \
   extern "C" __global__ void __launch_bounds__(T) gi_spec_fused_##N(__grid_constant__ const SpecParams p) { \
     spec::fused<N, T>(p);                                                                             \
   }
-GI_SPEC_FUSED(1024, 128)
 GI_SPEC_FUSED(2048, 128)
 GI_SPEC_FUSED(4096, 256)
