@@ -160,6 +160,58 @@ func TestCUDAIIRMatchesCPU(t *testing.T) {
 	}
 }
 
+// gi_iir_carry's runs: rows of more block states than one step's threads take
+// one by one (runs of 2 and 4 states), and a row of more than one step's runs of
+// 16 (4,099 states: a second step with a partial run), against the CPU device
+// with random zi, as TestCUDAIIRMatchesCPU compares them.
+func TestCUDAIIRLongCarry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("17 million samples on the CPU")
+	}
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	sos := randButter(t, r, 8)
+	b, a := randBAIn(r, 2, 0.95)
+	for _, sz := range [][2]int{{2, 1500000}, {1, 3900000}, {1, 4100*4096 - 100}} {
+		rows, n := sz[0], sz[1]
+		for _, f := range []struct {
+			name string
+			s    int // state rows
+			run  func(src, dst, zi, zf *gpuimage.Image) error
+		}{
+			{"sosfilt", 2 * len(sos), func(src, dst, zi, zf *gpuimage.Image) error { return dsp.SOSFiltState(src, dst, sos, zi, zf) }},
+			{"lfilter order 2", 2, func(src, dst, zi, zf *gpuimage.Image) error { return dsp.LFilterState(src, dst, b, a, zi, zf) }},
+		} {
+			name := fmt.Sprintf("%s %dx%d", f.name, rows, n)
+			cs, vals := signals(t, r, gpuimage.CPU(), rows, n)
+			gs := upload(t, gpu, vals)
+			zr, zc := rows, f.s
+			if f.name == "sosfilt" {
+				zr, zc = len(sos), 2*rows
+			}
+			zv := randZi(r, zr*zc)
+			czi, gzi := one(t, gpuimage.CPU(), zr, zc, zv), one(t, gpu, zr, zc, zv)
+			czf, gzf := &gpuimage.Image{}, tu.Poisoned(t, gpu, zr, zc, gpuimage.CV32FC1)
+			want, got := &gpuimage.Image{}, tu.Poisoned(t, gpu, rows, n, gpuimage.CV32FC1)
+			if err := f.run(cs, want, czi, czf); err != nil {
+				t.Fatalf("%s: CPU: %v", name, err)
+			}
+			if err := f.run(gs, got, gzi, gzf); err != nil {
+				t.Fatalf("%s: GPU: %v", name, err)
+			}
+			if e := rmsDiff(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want))); e > 1e-4 {
+				t.Errorf("%s: GPU off the CPU by %.3g of the RMS", name, e)
+			}
+			if d, ok := closeTo(f64(tu.Float32s(t, gzf)), f64(tu.Float32s(t, czf)), 1e-4); !ok {
+				t.Errorf("%s: zf off the CPU's by %.3g", name, d)
+			}
+			for _, im := range []*gpuimage.Image{cs, gs, want, got, czi, gzi, czf, gzf} {
+				im.Close()
+			}
+		}
+	}
+}
+
 // Chunked filtering with the state carried on the GPU gives one call's output.
 func TestCUDAIIRStateRoundTrips(t *testing.T) {
 	testIIRStateRoundTrips(t, tu.Rand(t), tu.CUDA(t))

@@ -27,7 +27,7 @@ const (
 	iirMaxS    = 8
 	iirCoef    = 24
 	iirTLevels = 7
-	iirBLevels = 8
+	iirBLevels = 12
 )
 
 // iirPowersParams mirrors gi_iir_powers' parameters (kernels/dsp_params.h:

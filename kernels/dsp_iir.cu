@@ -7,8 +7,10 @@
 //                 reduces its threads' end states (end' = A^(L*d) end + local)
 //                 to the state its run of B = GI_IIR_THREADS*GI_IIR_L samples ends
 //                 in, from zero, and stores it;
-//   gi_iir_carry  one thread block a row scans those block states the same way,
-//                 from the row's initial state, into each block's starting state;
+//   gi_iir_carry  one thread block a row turns those block states into each
+//                 block's true end state, from the row's initial state: each
+//                 thread runs through up to 2^GI_IIR_RUNLOG of them in sequence,
+//                 the runs joined by a scan across the threads;
 //   gi_iir_final  each block folds its starting state into the thread scan, and each
 //                 thread filters its samples again from its true state, writing the
 //                 outputs (and the final state, zf).
@@ -20,8 +22,11 @@
 // in its parameters, so a call copies nothing from the host) staged in shared
 // memory. gi_iir_local needs only its block's end state: a tree reduction, not a
 // scan. A row of one block needs gi_iir_final only. Samples pass through shared
-// memory so that global loads and stores are coalesced; a thread's run is 33
-// floats apart from the next one's, so its reads hit 32 different banks.
+// memory so that global loads and stores are coalesced (16 bytes a thread where a
+// tile lies inside a 16-byte aligned signal, one sample a thread with no bounds
+// to test where it lies inside otherwise, filtfilt's reversed passes included);
+// a thread's run is 33 floats apart from the next one's, so its reads hit 32
+// different banks, and a whole run is filtered from registers.
 #include "common.cuh"
 #include "dsp_params.h"
 
@@ -161,6 +166,39 @@ __device__ __forceinline__ double* stageMats(const double* from, int count) {
 // its end).
 __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int b, float* tile) {
   const int i0 = b * kB;
+  const float* from = x + (i0 - p.pad);
+  if (!p.rev && i0 >= p.pad && i0 + kB - p.pad <= p.n && i0 + kB <= p.len && (reinterpret_cast<uintptr_t>(from) & 15) == 0) {
+    // A tile inside the signal: 16-byte loads, all of a thread's in flight at once
+    // (a warp's stores hit 32 banks: runs 33 floats apart, 4 floats a thread).
+#pragma unroll
+    for (int k = 0; k < kB / 4 / kT; ++k) {
+      const int e = (threadIdx.x + k * kT) * 4;
+      const float4 v = __ldg(reinterpret_cast<const float4*>(from + e));
+      float* t = tile + tileIndex(e);
+      t[0] = v.x, t[1] = v.y, t[2] = v.z, t[3] = v.w;
+    }
+    return;
+  }
+  const int jlo = p.rev ? p.len - i0 - kB - p.pad : i0 - p.pad;  // the first sample of x the tile reads
+  if (jlo >= 0 && jlo + kB <= p.n && i0 + kB <= p.len) {
+    // Inside the signal, reversed (filtfilt's backward pass) or unaligned: a load
+    // a sample, no extension or bounds to test.
+    const float* lo = x + jlo;
+    if (p.rev) {
+#pragma unroll 8
+      for (int k = 0; k < kL; ++k) {
+        const int e = threadIdx.x + k * kT;
+        tile[tileIndex(e)] = __ldg(lo + (kB - 1 - e));
+      }
+    } else {
+#pragma unroll 8
+      for (int k = 0; k < kL; ++k) {
+        const int e = threadIdx.x + k * kT;
+        tile[tileIndex(e)] = __ldg(lo + e);
+      }
+    }
+    return;
+  }
 #pragma unroll 8
   for (int k = 0; k < kL; ++k) {  // kL loads a thread, 8 in flight
     const int e = threadIdx.x + k * kT;
@@ -168,14 +206,36 @@ __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int
   }
 }
 
+// run filters count samples of this thread's stretch of the tile through c, in
+// place when Write: a whole stretch from registers (its loads all issued before
+// the recursion needs them), a partial one sample by sample.
+template <bool Write, int K, int P>
+__device__ __forceinline__ void run(const IIRParams& p, float* mine, int count, Cascade<K, P>& c) {
+  if (count == kL) {
+    float in[kL];
+#pragma unroll
+    for (int i = 0; i < kL; ++i) in[i] = mine[i];
+#pragma unroll
+    for (int i = 0; i < kL; ++i) in[i] = c.step(p.coef, in[i]);
+    if (Write) {
+#pragma unroll
+      for (int i = 0; i < kL; ++i) mine[i] = in[i];
+    }
+  } else {
+    for (int i = 0; i < count; ++i) {
+      const float y = c.step(p.coef, mine[i]);
+      if (Write) mine[i] = y;
+    }
+  }
+}
+
 // runLocal filters this thread's stretch of the tile from a zero state: the state
 // at its end.
 template <int K, int P>
-__device__ __forceinline__ void runLocal(const IIRParams& p, const float* tile, int count, double (&v)[K * P]) {
+__device__ __forceinline__ void runLocal(const IIRParams& p, float* tile, int count, double (&v)[K * P]) {
   Cascade<K, P> c;
   c.zero();
-  const float* mine = tile + threadIdx.x * kStride;
-  for (int i = 0; i < count; ++i) c.step(p.coef, mine[i]);
+  run<false>(p, tile + threadIdx.x * kStride, count, c);
 #pragma unroll
   for (int s = 0; s < K * P; ++s) v[s] = c.z[s];
 }
@@ -202,6 +262,88 @@ __device__ void local(const IIRParams& p) {
   }
 }
 
+// getState and putState move block state i of a row's agg (S doubles each) with
+// 16-byte accesses where S is even: a carry thread's states lie far from its
+// neighbours', so each access of a warp is 32 sectors, and halving the accesses
+// halves the time the L1 spends on them (the carry's bound).
+template <int S>
+__device__ __forceinline__ void getState(double (&v)[S], const double* a) {
+  if (S % 2 == 0) {
+#pragma unroll
+    for (int s = 0; s < S; s += 2) {
+      const double2 x = *reinterpret_cast<const double2*>(a + s);
+      v[s] = x.x, v[(s + 1) % S] = x.y;
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < S; ++s) v[s] = a[s];
+  }
+}
+template <int S>
+__device__ __forceinline__ void putState(double* a, const double (&v)[S]) {
+  if (S % 2 == 0) {
+#pragma unroll
+    for (int s = 0; s < S; s += 2) *reinterpret_cast<double2*>(a + s) = make_double2(v[s], v[(s + 1) % S]);
+  } else {
+#pragma unroll
+    for (int s = 0; s < S; ++s) a[s] = v[s];
+  }
+}
+
+// runStates runs st through count consecutive block states from a (st = A^B st +
+// a[i], M = A^B), storing each in a[i] when Write; the loads four states at a
+// time, in flight together.
+template <int S, bool Write>
+__device__ __forceinline__ void runStates(double (&st)[S], double* a, int count, const double* M) {
+  constexpr int G = 4;
+  for (int i0 = 0; i0 < count; i0 += G) {
+    double g[G][S];
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      if (i0 + j < count) getState<S>(g[j], a + (size_t)(i0 + j) * S);
+    }
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      if (i0 + j < count) {
+        double u[S];
+#pragma unroll
+        for (int s = 0; s < S; ++s) u[s] = st[s], st[s] = g[j][s];
+        addMul<S>(st, M, u);
+        if (Write) putState<S>(a + (size_t)(i0 + j) * S, st);
+      }
+    }
+  }
+}
+
+// scanLevels is scan for the first levels levels only (mats in shared memory):
+// enough for the threads below 2^levels.
+template <int S>
+__device__ __forceinline__ void scanLevels(double (&v)[S], double* sh, const double* mats, int levels) {
+  const int t = threadIdx.x;
+#pragma unroll 1
+  for (int j = 0; j < levels; ++j) {
+    const int d = 1 << j;
+#pragma unroll
+    for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
+    __syncthreads();
+    if (t >= d) {
+      double u[S];
+#pragma unroll
+      for (int s = 0; s < S; ++s) u[s] = sh[(t - d) * (S + 1) + s];
+      addMul<S>(v, mats + j * S * S, u);
+    }
+    __syncthreads();
+  }
+}
+
+// carry turns each row's block end states from zero (agg) into true ones, from
+// the row's initial state. A thread runs through R = 2^e consecutive block states
+// in sequence (e the least, up to GI_IIR_RUNLOG, for which GI_IIR_CARRY runs
+// cover the row's states), the runs' end states are scanned across the threads
+// (powers A^(B*R*2^j), as many levels as the runs need), and each thread runs
+// through its states again from its true start, storing them; rows of more
+// states take chunks of GI_IIR_CARRY*R, the last state of each carried into the
+// next.
 template <int K, int P>
 __device__ void carry(const IIRParams& p) {
   constexpr int S = K * P;
@@ -209,29 +351,34 @@ __device__ void carry(const IIRParams& p) {
   const double* powers = stageMats(p.mats + GI_IIR_TLEVELS * S * S, GI_IIR_BLEVELS * S * S);
   double* sh = const_cast<double*>(powers) + GI_IIR_BLEVELS * S * S;
   const int t = threadIdx.x, blocks = p.nb - 1;  // the blocks whose end states count
+  int e = 0;
+  while (e < GI_IIR_RUNLOG && (GI_IIR_CARRY << e) < blocks) ++e;
+  const int R = 1 << e;
   for (int y = blockIdx.x; y < p.rows; y += gridDim.x) {
     double c[S];
     initial<S>(p, y, row<float>(p.src, p.sp, y), c, false);
     double* a = p.agg + (size_t)y * p.aggRow;
-    for (int b0 = 0; b0 < blocks; b0 += GI_IIR_CARRY) {
+    for (int b0 = 0; b0 < blocks; b0 += GI_IIR_CARRY * R) {
+      const int first = b0 + t * R, count = min(R, max(0, blocks - first));
+      const int runs = min(GI_IIR_CARRY, (blocks - b0 + R - 1) / R);  // threads with states
+      int levels = 0;
+      while ((1 << levels) < runs) ++levels;
+      // v: the state the run ends in, from c for thread 0 and from zero for the others.
       double v[S];
 #pragma unroll
-      for (int s = 0; s < S; ++s) v[s] = b0 + t < blocks ? a[(size_t)(b0 + t) * S + s] : 0.f;
-      if (t == 0) addMul<S>(v, powers, c);
-      scan<S, GI_IIR_CARRY>(v, sh, powers);
-      // v is the state block b0+t ends in: the state block b0+t+1 starts from.
-      if (b0 + t < blocks) {
+      for (int s = 0; s < S; ++s) v[s] = t == 0 ? c[s] : 0.;
+      runStates<S, false>(v, a + (size_t)first * S, count, powers);
+      scanLevels<S>(v, sh, powers + e * S * S, levels);
+      // Thread t's run starts where thread t-1's ends (thread 0's at c).
 #pragma unroll
-        for (int s = 0; s < S; ++s) a[(size_t)(b0 + t) * S + s] = v[s];
-      }
+      for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
       __syncthreads();
-      if (t == GI_IIR_CARRY - 1) {
+      double st[S];
 #pragma unroll
-        for (int s = 0; s < S; ++s) sh[s] = v[s];
-      }
-      __syncthreads();
+      for (int s = 0; s < S; ++s) st[s] = t == 0 ? c[s] : sh[(t - 1) * (S + 1) + s];
+      runStates<S, true>(st, a + (size_t)first * S, count, powers);
 #pragma unroll
-      for (int s = 0; s < S; ++s) c[s] = sh[s];
+      for (int s = 0; s < S; ++s) c[s] = sh[(GI_IIR_CARRY - 1) * (S + 1) + s];
       __syncthreads();
     }
   }
@@ -278,8 +425,7 @@ __device__ void finish(const IIRParams& p) {
     Cascade<K, P> c;
 #pragma unroll
     for (int s = 0; s < S; ++s) c.z[s] = (float)(t == 0 ? start[s] : sh[(t - 1) * (S + 1) + s]);
-    float* mine = tile + t * kStride;
-    for (int i = 0; i < count; ++i) mine[i] = c.step(p.coef, mine[i]);
+    run<true>(p, tile + t * kStride, count, c);
     if (p.zf && count > 0 && i0 + t * kL + count == p.len) {
       char* zb = reinterpret_cast<char*>(p.zf) + (size_t)y * p.zfRow;
 #pragma unroll
@@ -288,6 +434,34 @@ __device__ void finish(const IIRParams& p) {
     }
     __syncthreads();
     float* d = row<float>(p.dst, p.dp, y);
+    float* to = d + (i0 - p.opad);
+    if (!p.rev && i0 >= p.opad && i0 + kB - p.opad <= p.outn && i0 + kB <= p.len && (reinterpret_cast<uintptr_t>(to) & 15) == 0) {
+#pragma unroll
+      for (int k = 0; k < kB / 4 / kT; ++k) {
+        const int e = (t + k * kT) * 4;
+        const float* s = tile + tileIndex(e);
+        *reinterpret_cast<float4*>(to + e) = make_float4(s[0], s[1], s[2], s[3]);
+      }
+      continue;
+    }
+    const int olo = p.rev ? p.len - i0 - kB - p.opad : i0 - p.opad;  // the first output the tile writes
+    if (olo >= 0 && olo + kB <= p.outn && i0 + kB <= p.len) {
+      float* lo = d + olo;
+      if (p.rev) {
+#pragma unroll 8
+        for (int k = 0; k < kL; ++k) {
+          const int e = t + k * kT;
+          lo[kB - 1 - e] = tile[tileIndex(e)];
+        }
+      } else {
+#pragma unroll 8
+        for (int k = 0; k < kL; ++k) {
+          const int e = t + k * kT;
+          lo[e] = tile[tileIndex(e)];
+        }
+      }
+      continue;
+    }
 #pragma unroll 8
     for (int k = 0; k < kL; ++k) {
       const int e = t + k * kT;
@@ -331,7 +505,7 @@ extern "C" __global__ void __launch_bounds__(GI_IIR_MAXS * GI_IIR_MAXS) gi_iir_p
       gi_iir_local_k##K##p##P(__grid_constant__ const IIRParams p) {                                    \
     dsp::local<K, P>(p);                                                                                \
   }                                                                                                     \
-  extern "C" __global__ void __launch_bounds__(GI_IIR_CARRY) gi_iir_carry_k##K##p##P(__grid_constant__ \
+  extern "C" __global__ void __launch_bounds__(GI_IIR_CARRY, 1) gi_iir_carry_k##K##p##P(__grid_constant__ \
                                                                                       const IIRParams p) { \
     dsp::carry<K, P>(p);                                                                                \
   }                                                                                                     \

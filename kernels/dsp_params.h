@@ -39,7 +39,8 @@ struct Conv1DParams {
 #define GI_IIR_MAXS 8      // largest state (4 second-order sections, or order 8)
 #define GI_IIR_COEF 24     // coefficients: each section's b0..bP then -a1..-aP
 #define GI_IIR_TLEVELS 7   // log2(GI_IIR_THREADS): thread-level powers A^(L*2^j)
-#define GI_IIR_BLEVELS 8   // log2(GI_IIR_CARRY): block-level powers A^(L*THREADS*2^j)
+#define GI_IIR_RUNLOG 4    // log2 of the most block states a gi_iir_carry thread runs through in sequence
+#define GI_IIR_BLEVELS 12  // log2(GI_IIR_CARRY) + GI_IIR_RUNLOG: block-level powers A^(L*THREADS*2^j)
 
 // IIRParams: gi_iir_{local,carry,final}_kKpP over rows rows. The kernels filter a
 // virtual sequence v of len samples made from src's n: v[i] = x[j], j = (rev ?
