@@ -85,6 +85,23 @@ __device__ __forceinline__ void addMul(double (&v)[S], const double* M, const do
   }
 }
 
+// scanLevel is one level of scan: thread t adds M times thread t-d's v to its own
+// (t >= d), through sh.
+template <int S>
+__device__ __forceinline__ void scanLevel(double (&v)[S], double* sh, const double* M, int d) {
+  const int t = threadIdx.x;
+#pragma unroll
+  for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
+  __syncthreads();
+  if (t >= d) {
+    double u[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s) u[s] = sh[(t - d) * (S + 1) + s];
+    addMul<S>(v, M, u);
+  }
+  __syncthreads();
+}
+
 // scan turns each thread's v (a state reached from zero over its stretch) into the
 // state at the end of its stretch from zero at the start of thread 0's, Count
 // threads of equal stretches, mats[j] the power of A for 2^j stretches (in the
@@ -92,21 +109,8 @@ __device__ __forceinline__ void addMul(double (&v)[S], const double* M, const do
 // holds Count*(S+1) doubles.
 template <int S, int Count>
 __device__ __forceinline__ void scan(double (&v)[S], double* sh, const double* mats) {
-  const int t = threadIdx.x;
 #pragma unroll
-  for (int j = 0; (1 << j) < Count; ++j) {
-    const int d = 1 << j;
-#pragma unroll
-    for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
-    __syncthreads();
-    if (t >= d) {
-      double u[S];
-#pragma unroll
-      for (int s = 0; s < S; ++s) u[s] = sh[(t - d) * (S + 1) + s];
-      addMul<S>(v, mats + j * S * S, u);
-    }
-    __syncthreads();
-  }
+  for (int j = 0; (1 << j) < Count; ++j) scanLevel<S>(v, sh, mats + j * S * S, 1 << j);
 }
 
 // initial is row y's starting state (see IIRParams' ziMode).
@@ -319,21 +323,8 @@ __device__ __forceinline__ void runStates(double (&st)[S], double* a, int count,
 // enough for the threads below 2^levels.
 template <int S>
 __device__ __forceinline__ void scanLevels(double (&v)[S], double* sh, const double* mats, int levels) {
-  const int t = threadIdx.x;
 #pragma unroll 1
-  for (int j = 0; j < levels; ++j) {
-    const int d = 1 << j;
-#pragma unroll
-    for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
-    __syncthreads();
-    if (t >= d) {
-      double u[S];
-#pragma unroll
-      for (int s = 0; s < S; ++s) u[s] = sh[(t - d) * (S + 1) + s];
-      addMul<S>(v, mats + j * S * S, u);
-    }
-    __syncthreads();
-  }
+  for (int j = 0; j < levels; ++j) scanLevel<S>(v, sh, mats + j * S * S, 1 << j);
 }
 
 // carry turns each row's block end states from zero (agg) into true ones, from

@@ -67,6 +67,19 @@ __device__ __forceinline__ void makeTable(float2* tw) {
   }
 }
 
+// transpose<C> moves part C (0 real, 1 imaginary) of the warp's 32 x 32 points
+// from lane b, register brev5(k1) to lane k1, register b, through sh.
+template <int C>
+__device__ __forceinline__ void transpose(float2 (&z)[32], float* sh) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int i = 0; i < 32; i++) sh[brev5(i) * 33 + lane] = C ? z[i].y : z[i].x;
+  __syncwarp();
+#pragma unroll
+  for (int b = 0; b < 32; b++) (C ? z[b].y : z[b].x) = sh[lane * 33 + b];
+  __syncwarp();
+}
+
 // fft1024: the warp's 1024-point transform of z (lane b, register a: point 32a + b)
 // into z (lane k1, register brev5(k2): bin k1 + 32*k2). tw: makeTable's; sh: the
 // warp's 32*33 floats.
@@ -78,18 +91,8 @@ __device__ __forceinline__ void fft1024(float2 (&z)[32], const float2* tw, float
     const float2 w = tw[brev5(i) * 32 + lane], v = z[i];
     z[i] = make_float2(v.x * w.x - v.y * w.y, v.x * w.y + v.y * w.x);
   }
-#pragma unroll
-  for (int i = 0; i < 32; i++) sh[brev5(i) * 33 + lane] = z[i].x;
-  __syncwarp();
-#pragma unroll
-  for (int b = 0; b < 32; b++) z[b].x = sh[lane * 33 + b];
-  __syncwarp();
-#pragma unroll
-  for (int i = 0; i < 32; i++) sh[brev5(i) * 33 + lane] = z[i].y;
-  __syncwarp();
-#pragma unroll
-  for (int b = 0; b < 32; b++) z[b].y = sh[lane * 33 + b];
-  __syncwarp();
+  transpose<0>(z, sh);
+  transpose<1>(z, sh);
   dft32(z);
 }
 
