@@ -227,13 +227,8 @@ __device__ __forceinline__ void run_store(const Pix<T, N>& p, T* a) {
 // flight at once (cp.async on sm_80 and later; a loop of loads waits for each).
 // The caller synchronizes the block before reading dst.
 __device__ __forceinline__ void copy_to_shared(uint4* dst, const uint4* src, int n) {
-#if __CUDA_ARCH__ >= 800
-  for (int i = threadIdx.x; i < n; i += blockDim.x)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst + i)), "l"(src + i));
-  asm volatile("cp.async.wait_all;" ::: "memory");
-#else
-  for (int i = threadIdx.x; i < n; i += blockDim.x) dst[i] = __ldg(src + i);
-#endif
+  for (int i = threadIdx.x; i < n; i += blockDim.x) copyAsync16(dst + i, src + i);
+  copyWait();
 }
 template <typename T, int SCN, int DCN, class F>
 __device__ __forceinline__ void runs_body(const void* src, int sp, void* dst, int dp, int rows, int cols, F f) {

@@ -65,3 +65,20 @@ __device__ __forceinline__ float rcp_approx(float x) {
   asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
 }
+
+// copyAsync16 starts a 16-byte copy from global to shared memory (cp.async on
+// sm_80 and later, where copies issued together are in flight together; a load
+// and a store before); copyWait waits for all of this thread's copies. The
+// caller then synchronizes the block before reading them.
+__device__ __forceinline__ void copyAsync16(void* dst, const void* src) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src));
+#else
+  *reinterpret_cast<uint4*>(dst) = __ldg(reinterpret_cast<const uint4*>(src));
+#endif
+}
+__device__ __forceinline__ void copyWait() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}

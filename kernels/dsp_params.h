@@ -182,8 +182,9 @@ struct UpolsParams {
 #define GI_SPEC_THREADS 256
 #define GI_SPEC_TILE 32
 #define GI_SPEC_ROWS 8
-// gi_spec_fused_N: segments a block (consecutive, one row; written as that many
-// columns at a time: a 32-byte sector of each frequency's row).
+// gi_spec_fused_N and gi_spec_warp_1024: segments a block (consecutive, one row;
+// written as that many columns at a time: a 32-byte sector of each frequency's
+// row).
 #define GI_SPEC_FS 8
 
 // SpecParams: Spectrogram, STFT and Welch of rows signals of n samples (src, sp).

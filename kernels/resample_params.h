@@ -38,6 +38,7 @@ struct ResamplePolyParams {
 #define GI_RESIZE_RT 128
 #define GI_RESIZE_THMAX 64  // the most output rows a register kernel's tile has
 #define GI_RESIZE_SEP8_BLOCKS(K, E) ((K) == 2 ? 10 : (E) == 2 ? 12 : 8)  // gi_resize_sep8_*'s blocks a multiprocessor (launch bounds)
+#define GI_RESIZE_TW 32  // gi_resize_tile_*'s output pixels a block
 #define GI_RESIZE_VE8 8
 #define GI_RESIZE_VEF 4
 
@@ -56,6 +57,10 @@ struct ResamplePolyParams {
 //                       staged in shared memory ws words a pixel apart (0: not
 //                       staged); v: the vertical pass from it (src, sp).
 //                       simd, simdkind: OpenCV's 8-bit vector rounding (resizePlan).
+//                       tile: blocks of GI_RESIZE_RT threads, each GI_RESIZE_TW
+//                       output pixels of th rows, staging at most fr source rows
+//                       rs bytes apart and each pixel's horizontal weights ws
+//                       apart in shared memory (resample/cuda.go's resizeTile).
 struct ResizeParams {
   const void* src;
   int sp;
@@ -69,7 +74,7 @@ struct ResizeParams {
   const float* xw;
   const int* ystart;
   const float* yw;
-  int nx, ny, th, ws, simd, simdkind;
+  int nx, ny, th, ws, simd, simdkind, fr, rs;
 };
 
 // PyrParams: gi_pyrdown_* and gi_pyrup_* (resample_pyr.cu), OpenCV's pyrDown and

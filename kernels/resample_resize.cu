@@ -729,6 +729,153 @@ __device__ __forceinline__ void vpass(const ResizeParams& p) {
   }
 }
 
+
+// tile: InterArea's 8-bit shrinks by other than whole factors (OpenCV's float
+// arithmetic, kFloat), CN channels, any number of taps, in one pass: a block
+// computes GI_RESIZE_TW output pixels of up to p.th rows. Its shared memory
+// (resample/cuda.go's resizeTile sizes it):
+//   stage  the p.fr source rows the tile reads, the 16-byte vectors that cover
+//          the columns its pixels' taps span, p.rs bytes apart, copied by
+//          cp.async (byte b of the span at stage[r * p.rs + al[r] + b], al[r]
+//          the row's address mod 16; the host checks that the vectors lie in the
+//          image's allocation);
+//   mid    the horizontal pass of each staged row;
+//   wx     the pixels' horizontal weights, rows of p.ws (a multiple of 4 whose
+//          quarter is odd: a warp's 16-byte loads of them fall in distinct
+//          banks);
+//   ry, wy each output row's first staged row and its vertical weights;
+//   al     the staged rows' alignments.
+// The horizontal pass runs a warp a row and a thread a pixel, reading its taps as
+// whole words realigned with a funnel shift and 4 weights at a time; the vertical
+// pass 4 consecutive elements a thread. The arithmetic is hpass's and vpass's,
+// operation for operation. The tables' starts must not decrease (the host
+// checks); a pixel whose taps leave the image reads them one by one, clamped.
+// lanesLog is log2 of the least power of 2 at least n, at most 5 (32 lanes).
+__device__ __forceinline__ int lanesLog(int n) { return n >= 32 ? 5 : n <= 1 ? 0 : 32 - __clz(n - 1); }
+
+template <int CN>
+__device__ __forceinline__ void tile(const ResizeParams& p) {
+  constexpr int TW = GI_RESIZE_TW, NE = TW * CN;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int nx = p.nx, ny = p.ny, sw = p.sw, sh = p.sh, rs = p.rs, ws = p.ws, sp = p.sp;
+  const int px0 = blockIdx.x * TW, npx = min(TW, p.dw - px0);
+  const int y0 = blockIdx.y * p.th, nrow = min(p.th, p.dh - y0);
+  const int cs = clampi(__ldg(p.xstart + px0), sw);
+  const int nb = (min(sw, __ldg(p.xstart + px0 + npx - 1) + nx) - cs) * CN;  // the span's bytes a row
+  const int r0 = __ldg(p.ystart + y0);                                          // staged row r: source row clampi(r0 + r)
+  const int fr = __ldg(p.ystart + y0 + nrow - 1) + ny - r0;                     // at most p.fr
+  unsigned char* const stage = smem;
+  float* const mid = reinterpret_cast<float*>(smem + p.fr * rs);
+  float* const wx = mid + p.fr * NE;
+  int* const ry = reinterpret_cast<int*>(wx + TW * ws);
+  float* const wy = reinterpret_cast<float*>(ry + p.th);
+  int* const ral = reinterpret_cast<int*>(wy + p.th * ny);
+  const unsigned char* const src = static_cast<const unsigned char*>(p.src) + (size_t)cs * CN;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = GI_RESIZE_RT / 32;
+  // The copies: each row (of the stage, the weights) to a group of lanes, the
+  // power of 2 of them that covers its items (at most 32).
+  {
+    const int lb = lanesLog((rs - 32) / 16), l = 1 << lb, g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
+    for (int r = g; r < fr; r += gs) {
+      const unsigned char* b = src + (size_t)clampi(r0 + r, sh) * sp;
+      const int al = (int)(reinterpret_cast<size_t>(b) & 15), n = (al + nb + 15) >> 4;
+      if ((lane & (l - 1)) == 0) ral[r] = al;
+      for (int k = (lane & (l - 1)); k < n; k += l) copyAsync16(stage + r * rs + 16 * k, b - al + 16 * k);
+    }
+  }
+  {
+    const int lb = lanesLog(nx), l = 1 << lb, g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
+    for (int px = g; px < npx; px += gs)
+      for (int j = (lane & (l - 1)); j < nx; j += l) wx[px * ws + j] = __ldg(p.xw + (size_t)(px0 + px) * nx + j);
+  }
+  {
+    const int lb = lanesLog(ny), l = 1 << lb, g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
+    for (int yl = g; yl < nrow; yl += gs) {
+      if ((lane & (l - 1)) == 0) ry[yl] = __ldg(p.ystart + y0 + yl) - r0;
+      for (int j = (lane & (l - 1)); j < ny; j += l) wy[yl * ny + j] = __ldg(p.yw + (size_t)(y0 + yl) * ny + j);
+    }
+  }
+  copyWait();
+  __syncthreads();
+  if (lane < npx) {
+    const int st = __ldg(p.xstart + px0 + lane), off = (st - cs) * CN;
+    const bool inside = st >= 0 && st + nx <= sw;
+    const float* const w = wx + lane * ws;
+    const unsigned magic = 0x4B000000;  // 2^23: a byte b in its low mantissa bits is 2^23 + b
+    for (int r = warp; r < fr; r += warps) {
+      const int al = ral[r];
+      float acc[CN] = {};
+      if (inside) {
+        const int o = al + off, sft = (o & 3) * 8;
+        const unsigned* wp = reinterpret_cast<const unsigned*>(stage + r * rs) + (o >> 2);
+        unsigned prev = wp[0];
+        for (int j0 = 0; j0 < nx; j0 += 4, wp += CN) {
+          unsigned v4[CN];  // the group's 4 taps, realigned
+#pragma unroll
+          for (int q = 0; q < CN; ++q) {
+            const unsigned next = wp[q + 1];
+            v4[q] = __funnelshift_r(prev, next, sft);
+            prev = next;
+          }
+          const float4 g = *reinterpret_cast<const float4*>(w + j0);
+          const float gw[4] = {g.x, g.y, g.z, g.w};
+#pragma unroll
+          for (int t = 0; t < 4; ++t) {
+            if (j0 + t < nx) {
+#pragma unroll
+              for (int c = 0; c < CN; ++c) {
+                const int k = t * CN + c;
+                const float v = __int_as_float(__byte_perm(magic, v4[k / 4], 0x3104 + k % 4)) - 8388608.f;
+                accTap<kFloat>(acc[c], j0 + t, v, gw[t]);
+              }
+            }
+          }
+        }
+      } else {
+        const unsigned char* s = stage + r * rs + al;
+        for (int j = 0; j < nx; ++j) {
+          const unsigned char* sj = s + (clampi(st + j, sw) - cs) * CN;
+#pragma unroll
+          for (int c = 0; c < CN; ++c) accTap<kFloat>(acc[c], j, (float)sj[c], w[j]);
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < CN; ++c) mid[r * NE + lane * CN + c] = acc[c];
+    }
+  }
+  __syncthreads();
+  // The vertical pass: 4 consecutive elements a thread (NE is a multiple of 4),
+  // their intermediates one vector a row, stored as one word where aligned.
+  constexpr int NQ = NE / 4;
+  const int ne = npx * CN;
+  for (int i = threadIdx.x; i < nrow * NQ; i += GI_RESIZE_RT) {
+    const int yl = i / NQ, e = (i - yl * NQ) * 4;
+    if (e >= ne) continue;
+    const float* m = mid + ry[yl] * NE + e;
+    const float* const b = wy + yl * ny;
+    float acc[4];
+    for (int j = 0; j < ny; ++j, m += NE) {
+      const float4 v = *reinterpret_cast<const float4*>(m);
+      const float bj = b[j];
+      accTap<kFloat>(acc[0], j, v.x, bj);
+      accTap<kFloat>(acc[1], j, v.y, bj);
+      accTap<kFloat>(acc[2], j, v.z, bj);
+      accTap<kFloat>(acc[3], j, v.w, bj);
+    }
+    unsigned word = 0;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) word |= (unsigned)sat<u8>(acc[q]) << (8 * q);
+    u8* d = static_cast<u8*>(p.dst) + (size_t)(y0 + yl) * p.dp + px0 * CN + e;
+    if (e + 4 <= ne && reinterpret_cast<size_t>(d) % 4 == 0) {
+      *reinterpret_cast<unsigned*>(d) = word;
+    } else {
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        if (e + q < ne) d[q] = (u8)(word >> (8 * q));
+    }
+  }
+}
+
 }  // namespace resize
 
 #define GI_RESIZE_GATHER(T)                                                                                      \
@@ -800,6 +947,16 @@ GI_RESIZE_HV(f, kFloat, u16)
 GI_RESIZE_HV(f, kFloat, s16)
 GI_RESIZE_HV(f, kFloat, f32)
 GI_RESIZE_HV(p, kPillow, u8)
+
+// gi_resize_tile_f_u8cCN: tile, CN channels.
+#define GI_RESIZE_TILE(CN)                                                                                  \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT, 8) gi_resize_tile_f_u8c##CN(                    \
+      __grid_constant__ const ResizeParams p) {                                                             \
+    resize::tile<CN>(p);                                                                                    \
+  }
+GI_RESIZE_TILE(1)
+GI_RESIZE_TILE(3)
+GI_RESIZE_TILE(4)
 
 // gi_resize_reg_MODE_K_T: any channel count; _cCN: CN channels.
 #define GI_RESIZE_REG_CN(NAME, MODE, K, E, T, CN, SFX)                                                     \

@@ -1,5 +1,7 @@
 package resample
 
+import "fmt"
+
 // PolyKernel is the kernel polyLaunch picks for a resampling of rows signals of n
 // samples by up/down (reduced) with m taps, on a device of sms multiprocessors,
 // with its block, outputs a thread and stage.
@@ -13,10 +15,30 @@ func PolyKernel(n, rows, m, up, down, sms int) (name string, block, k, w int) {
 }
 
 // ResizeKernel is the separable kernel family a resize of a sw x sh 8-bit image
-// of cn channels to dw x dh by interp picks: the register kernel's name and taps,
-// or "" (the two passes).
+// of cn channels to dw x dh by interp picks on an H100 (132 multiprocessors,
+// 227 KB of shared memory a block): the tile kernel's name, the register
+// kernel's name and taps, or "" (the two passes).
 func ResizeKernel(sw, sh, dw, dh, cn int, interp Interpolation) (name string, k int) {
-	pl := newResizePlan(sw, sh, dw, dh, cn, 0, float64(dw)/float64(sw), float64(dh)/float64(sh), interp)
+	return planKernel(newResizePlan(sw, sh, dw, dh, cn, 0, float64(dw)/float64(sw), float64(dh)/float64(sh), interp))
+}
+
+// ScaleKernel is ResizeKernel for Scale's plans.
+func ScaleKernel(sw, sh, dw, dh, cn int, f Filter) (name string, k int) {
+	return planKernel(scalePlan(sw, sh, dw, dh, cn, 0, f))
+}
+
+func planKernel(pl *resizePlan) (name string, k int) {
+	if _, ok := pl.tileShape(132, 227<<10); ok {
+		return fmt.Sprintf("gi_resize_tile_f_u8c%d", pl.cn), 0
+	}
 	name, k, _ = resizeRegKernel(pl)
 	return name, k
+}
+
+// ResizeTile is the tile kernel's shape for that resize on an H100: th output rows
+// a block, fr source rows staged rs bytes apart, smem bytes of shared memory (th
+// 0: it does not take the plan).
+func ResizeTile(sw, sh, dw, dh, cn int, interp Interpolation) (th, fr, rs, smem int) {
+	t, _ := newResizePlan(sw, sh, dw, dh, cn, 0, float64(dw)/float64(sw), float64(dh)/float64(sh), interp).tileShape(132, 227<<10)
+	return t.th, t.fr, t.rs, t.smem
 }

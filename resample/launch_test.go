@@ -1,6 +1,7 @@
 package resample_test
 
 import (
+	"fmt"
 	"image"
 	"testing"
 
@@ -118,15 +119,66 @@ func TestResizeKernelChoice(t *testing.T) {
 		{1920, 1080, 3840, 2160, 3, resample.InterCubic, "gi_resize_sep8_4_c3"},
 		{1920, 1080, 3840, 2160, 2, resample.InterCubic, "gi_resize_reg_x8_4_u8"},
 		{3840, 2160, 1920, 1080, 3, resample.InterLanczos4, "gi_resize_reg_x8_8_u8c3"},
-		{3840, 2160, 2560, 1440, 3, resample.InterArea, "gi_resize_reg_f_4_u8"},
-		{3840, 2160, 224, 224, 3, resample.InterArea, ""},
-		{3840, 2160, 300, 200, 3, resample.InterArea, ""},
-		{3840, 2160, 1000, 700, 3, resample.InterArea, "gi_resize_reg_f_8_u8"},
+		{3840, 2160, 2560, 1440, 3, resample.InterArea, "gi_resize_tile_f_u8c3"},
+		{3840, 2160, 224, 224, 3, resample.InterArea, "gi_resize_tile_f_u8c3"},
+		{1920, 1080, 224, 224, 1, resample.InterArea, "gi_resize_tile_f_u8c1"},
+		{3840, 2160, 300, 200, 4, resample.InterArea, "gi_resize_tile_f_u8c4"},
+		{3840, 2160, 1000, 700, 3, resample.InterArea, "gi_resize_tile_f_u8c3"},
 		{3840, 2160, 100, 50, 3, resample.InterArea, ""},
+		{3840, 2160, 1000, 700, 2, resample.InterArea, "gi_resize_reg_f_8_u8"},
 		{3840, 2160, 1000, 700, 3, resample.InterLinearExact, "gi_resize_reg_ex_2_u8"},
 	} {
 		if name, _ := resample.ResizeKernel(c.sw, c.sh, c.dw, c.dh, c.cn, c.in); name != c.name {
 			t.Errorf("%dx%d -> %dx%d, %d channels, %v: %q, want %q", c.sw, c.sh, c.dw, c.dh, c.cn, c.in, name, c.name)
+		}
+	}
+}
+
+// The kernel each Scale gets: Pillow's 8-bit arithmetic in the register
+// kernels for 1, 3 and 4 channels up to 8 taps, the two passes past them.
+func TestScaleKernelChoice(t *testing.T) {
+	for _, c := range []struct {
+		sw, sh, dw, dh, cn int
+		f                  resample.Filter
+		name               string
+	}{
+		{3840, 2160, 1920, 1080, 3, resample.Lanczos3, ""},
+		{3840, 2160, 1920, 1080, 4, resample.Bilinear, "gi_resize_reg_p_8_u8c4"},
+		{3840, 2160, 1920, 2160, 1, resample.Bicubic, ""},
+		{1920, 1080, 3840, 2160, 3, resample.Lanczos3, "gi_resize_reg_p_8_u8c3"},
+		{3840, 2160, 1920, 1080, 2, resample.Lanczos3, ""},
+		{3840, 2160, 256, 144, 3, resample.Lanczos3, ""},
+	} {
+		if name, _ := resample.ScaleKernel(c.sw, c.sh, c.dw, c.dh, c.cn, c.f); name != c.name {
+			t.Errorf("%dx%d -> %dx%d, %d channels, %v: %q, want %q", c.sw, c.sh, c.dw, c.dh, c.cn, c.f, name, c.name)
+		}
+	}
+}
+
+// The tile kernel's shapes: every row tile's source rows within fr, the
+// staged rows' stride past the widest span with room for the word-wise reads,
+// shared memory as the kernel lays it out, within the block's limit; several
+// rows a block where they fit.
+func TestResizeTileShape(t *testing.T) {
+	for _, c := range []struct {
+		sw, sh, dw, dh, cn int
+		minTh              int
+	}{
+		{3840, 2160, 224, 224, 3, 1}, {1920, 1080, 224, 224, 3, 2}, {1920, 1080, 1280, 720, 3, 16},
+		{3840, 2160, 2560, 1440, 4, 8}, {451, 300, 17, 9, 1, 1}, {37, 5, 2, 1, 3, 1},
+	} {
+		th, fr, rs, smem := resample.ResizeTile(c.sw, c.sh, c.dw, c.dh, c.cn, resample.InterArea)
+		sx, sy := float64(c.sw)/float64(c.dw), float64(c.sh)/float64(c.dh)
+		name := fmt.Sprintf("%dx%d -> %dx%d x%d", c.sw, c.sh, c.dw, c.dh, c.cn)
+		switch {
+		case th < c.minTh:
+			t.Errorf("%s: %d rows a block, want at least %d", name, th, c.minTh)
+		case float64(fr) < sy*float64(min(th, c.dh)) || float64(fr) > sy*float64(th)+sy+2:
+			t.Errorf("%s: %d rows staged for %d output rows of %.3g", name, fr, th, sy)
+		case rs%16 != 0 || float64(rs) < sx*32*float64(c.cn) && c.dw > 32 || rs < 48:
+			t.Errorf("%s: rows %d bytes apart", name, rs)
+		case smem > 96<<10 || smem < fr*rs:
+			t.Errorf("%s: %d bytes of shared memory", name, smem)
 		}
 	}
 }

@@ -21,14 +21,16 @@ type polyParams struct {
 	H                                 uintptr
 }
 
-// The resize kernels' block, their tiles' most rows, and the vertical pass's
-// elements a thread: kernels/resample_params.h's GI_RESIZE_RT, GI_RESIZE_THMAX,
-// GI_RESIZE_VE8 and GI_RESIZE_VEF (TestParamsMatchKernels).
+// The resize kernels' block, their tiles' most rows, the vertical pass's
+// elements a thread and the tile kernels' pixels a block:
+// kernels/resample_params.h's GI_RESIZE_RT, GI_RESIZE_THMAX, GI_RESIZE_VE8,
+// GI_RESIZE_VEF and GI_RESIZE_TW (TestParamsMatchKernels).
 const (
 	resizeRT    = 128
 	resizeThMax = 64
 	resizeVE8   = 8
 	resizeVEF   = 4
+	resizeTW    = 32
 )
 
 // resizeParams mirrors gi_resize_*'s parameters (kernels/resample_params.h:
@@ -43,6 +45,7 @@ type resizeParams struct {
 	Ix, Iy, Round2                 int32
 	Xstart, Xw, Ystart, Yw         uintptr
 	Nx, Ny, Th, Ws, Simd, SimdKind int32
+	Fr, Rs                         int32
 }
 
 // pyrParams mirrors gi_pyrdown_* and gi_pyrup_*'s parameters (kernels/resample_params.h:

@@ -29,6 +29,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_RESIZE_THMAX", resizeThMax, kparams.ResizeThMax},
 		{"GI_RESIZE_VE8", resizeVE8, kparams.ResizeVE8},
 		{"GI_RESIZE_VEF", resizeVEF, kparams.ResizeVEF},
+		{"GI_RESIZE_TW", resizeTW, kparams.ResizeTW},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

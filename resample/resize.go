@@ -214,6 +214,10 @@ type resizePlan struct {
 	tabsOnce sync.Once
 	tabs     [][]byte
 	tabsSum  uint64
+
+	// The tile kernel's shapes, by device kind (resample/cuda.go's tileShape).
+	tileMu sync.Mutex
+	tiles  map[[2]int]resizeTile
 }
 
 type resizeKind int

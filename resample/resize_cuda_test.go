@@ -25,7 +25,7 @@ func TestCUDAResizeMatchesCPU(t *testing.T) {
 		gpuimage.CV16UC1, gpuimage.CV16UC4, gpuimage.CV16SC3, gpuimage.CV32FC1, gpuimage.CV32FC3}
 	shapes := [][2]int{{1, 1}, {1, 37}, {29, 1}, {300, 451}, {3, 4097}, {64, 96}}
 	scales := []resizeCase{{fx: 0.5, fy: 0.5}, {fx: 2, fy: 2}, {fx: 1.0 / 3, fy: 0.25}, {fx: 0.3, fy: 1.7},
-		{fx: 0.06, fy: 0.05}, {size: image.Pt(17, 9)}, {size: image.Pt(1, 1)}, {fx: 1.01, fy: 0.99}}
+		{fx: 0.06, fy: 0.05}, {size: image.Pt(17, 9)}, {size: image.Pt(1, 1)}, {fx: 1.01, fy: 0.99}, {fx: 2.0 / 3, fy: 2.0 / 3}}
 	for _, mt := range types {
 		for _, sh := range shapes {
 			for _, roi := range []bool{false, true} {
@@ -59,8 +59,8 @@ func TestCUDAResizeMatchesCPU(t *testing.T) {
 	}
 }
 
-// The bench's shapes, 4K 8UC3 down to 1080p and 224x224 and 1080p up to 4K, on
-// both devices.
+// The bench's shapes, 4K 8UC3 down to 1080p, 1440p (2/3) and 224x224 and up to
+// 8K, and Scale's antialiased shrinks to 1080p and 1000x700, on both devices.
 func TestCUDAResizeLargeMatchesCPU(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
@@ -69,7 +69,7 @@ func TestCUDAResizeLargeMatchesCPU(t *testing.T) {
 		view(t, gpu, 2160, 3840, gpuimage.CV8UC3, data, image.Rect(0, 0, 3840, 2160))
 	defer cs.Close()
 	defer gs.Close()
-	for _, sz := range []image.Point{{1920, 1080}, {224, 224}, {7680, 4320}} {
+	for _, sz := range []image.Point{{1920, 1080}, {2560, 1440}, {224, 224}, {7680, 4320}} {
 		for _, in := range allInterps {
 			if testing.Short() && sz.X > 3840 && in != resample.InterLinear {
 				continue
@@ -77,6 +77,16 @@ func TestCUDAResizeLargeMatchesCPU(t *testing.T) {
 			name := fmt.Sprintf("4K -> %v %v", sz, in)
 			if err := sameOnGPU(t, gpu, name, gpuimage.CV8UC3, cs, gs, func(src, dst *gpuimage.Image) error {
 				return resample.Resize(src, dst, sz, 0, 0, in)
+			}); err != nil {
+				t.Fatalf("%s: CPU: %v", name, err)
+			}
+		}
+	}
+	for _, sz := range []image.Point{{1920, 1080}, {1000, 700}} {
+		for _, f := range []resample.Filter{resample.Bilinear, resample.Lanczos3} {
+			name := fmt.Sprintf("4K -> %v Scale %v", sz, f)
+			if err := sameOnGPU(t, gpu, name, gpuimage.CV8UC3, cs, gs, func(src, dst *gpuimage.Image) error {
+				return resample.Scale(src, dst, sz, f)
 			}); err != nil {
 				t.Fatalf("%s: CPU: %v", name, err)
 			}
@@ -191,16 +201,17 @@ func view(t testing.TB, dev *gpuimage.Device, prow, pcol int, mt gpuimage.MatTyp
 }
 
 // BenchmarkCUDAResize times the 8-bit separable kernels beyond the bench's 8UC3
-// cases: 1, 3 and 4 channels, linear, cubic and Lanczos4, halving, doubling and
-// fractional factors of a 1080p image, by CUDA events around the call.
+// cases: 1, 3 and 4 channels, linear, cubic, Lanczos4 and area, halving,
+// doubling and fractional factors of a 1080p image, by CUDA events around the
+// call.
 func BenchmarkCUDAResize(b *testing.B) {
 	gpu := tu.CUDA(b)
 	r := tu.Rand(b)
 	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4} {
 		data := tu.RandomBytes(r, mt.Depth(), 1080*1920*mt.Channels())
 		src := view(b, gpu, 1080, 1920, mt, data, image.Rect(0, 0, 1920, 1080))
-		for _, in := range []resample.Interpolation{resample.InterLinear, resample.InterCubic, resample.InterLanczos4} {
-			for _, f := range []float64{0.5, 2.0 / 3, 1.37, 2} {
+		for _, in := range []resample.Interpolation{resample.InterLinear, resample.InterCubic, resample.InterLanczos4, resample.InterArea} {
+			for _, f := range []float64{0.5, 2.0 / 3, 0.3, 1.37, 2} {
 				b.Run(fmt.Sprintf("%v/%v/x%.3g", mt, in, f), func(b *testing.B) {
 					dst := &gpuimage.Image{}
 					defer dst.Close()

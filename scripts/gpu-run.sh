@@ -22,7 +22,7 @@
 # CSV, report, batch results, summary) and logs.tgz. Ends with a summary.
 set -u
 root=$(pwd)
-export GPUIMG_FATBIN=$root/kernels/gpuimg.fatbin # the binaries are built with externalfatbin
+export GPUIMG_FATBIN=${GPUIMG_FATBIN:-$root/kernels/gpuimg.fatbin} # the binaries are built with externalfatbin (a trial build: set it first)
 [ -f .gpu/bin.tgz ] && tar xzf .gpu/bin.tgz -C .gpu
 out=${OUT:-$root/.gpu/out}
 mkdir -p "$out"
@@ -104,13 +104,14 @@ if [ "$part" = resize ]; then
   python3 bench/peers/compare.py "$out/resize.csv" | tee "$out/resize-compare.txt"
   step resize-report python3 bench/peers/report.py "$out/resize.csv" "$out/resize-report" 2793 "$out"
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_sep8_4_c3e2:'resize cubic 1/2' gi_resize_sep8_4_c3:'resize cubic x2' gi_resize_reg_x8_8_u8c3:'resize lanczos4 1/2' gi_resize_sep8_2_c3:'resize linear x2' gi_resize_he_f_u8:'resize area ->224' gi_resize_h_p_u8:'scale lanczos3 1/2' gi_resize_v_p_u8:'scale lanczos3 1/2'; do
-    step "ncu-${k%%:*}" "$ncu" --kernel-name "${k%%:*}" --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats \
+  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_sep8_4_c3e2:'resize cubic 1/2' gi_resize_sep8_4_c3:'resize cubic x2' gi_resize_reg_x8_8_u8c3:'resize lanczos4 1/2' gi_resize_sep8_2_c3:'resize linear x2' gi_resize_tile_f_u8c3:'resize area ->224' gi_resize_tile_f_u8c3:'resize area 2/3' gi_resize_h_p_u8:'scale lanczos3 1/2'; do
+    i=$((${i:-0} + 1))
+    step "ncu-$i-${k%%:*}" "$ncu" --clock-control none --kernel-name "${k%%:*}" --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
       .gpu/bench -e2e=false -only "${k#*:}" -sizes 3840x2160 -reps 3 -warmup 3
-    grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Warp Cycles Per Issued" "$out/ncu-${k%%:*}.log" | head -8
+    grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Warp Cycles Per Issued" "$out/ncu-$i-${k%%:*}.log" | head -8
   done
   san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  step sanitizer-resize bash -c "cd resample && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/resample.test' -test.run 'CUDAResizeMatches|CUDAPyr' -test.short -test.count=1 2>&1 | tail -3"
+  step sanitizer-resize bash -c "cd resample && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/resample.test' -test.run 'CUDAResizeMatches|CUDAPyr|CUDAScale' -test.short -test.count=1 2>&1 | tail -3"
 fi
 if [ "$part" = sweep ]; then
   # Issue 27's sweep: bench/sweep.go's filters and conversions at 1080p, 4K and 8K

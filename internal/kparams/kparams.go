@@ -28,7 +28,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "701ca430fe1ce6f6da7e79a72757f4dffa41ff1741a0ea3c40af7cd8107471eb"
+const HeadersSum = "216e298dab2aac7ae44fe414cc0de8c318930e4dd17f3d1fa7bd0be656ceb04e"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -161,6 +161,7 @@ const (
 	ResizeThMax     = C.GI_RESIZE_THMAX
 	ResizeVE8       = C.GI_RESIZE_VE8
 	ResizeVEF       = C.GI_RESIZE_VEF
+	ResizeTW        = C.GI_RESIZE_TW
 )
 
 // The interpolation kernels' sizes (kernels/interp_params.h).
