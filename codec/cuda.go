@@ -153,25 +153,36 @@ var subsampling = map[int][2]int{nvjpeg.CSS444: {1, 1}, nvjpeg.CSS422: {2, 1}, n
 
 var (
 	jpegMu   sync.Mutex
-	jpegDevs = map[*gpuimage.Device]*jpegDevice{}
-	jpegErr  = map[*gpuimage.Device]error{}
+	jpegDevs = map[*gpuimage.Device]*jpegOnce{}
 )
 
 const statesPerDevice = 64
 
+// jpegOnce makes a device's nvJPEG state once (a handle takes hundreds of ms:
+// different GPUs make theirs at the same time), keeping the error too.
+type jpegOnce struct {
+	once sync.Once
+	d    *jpegDevice
+	err  error
+}
+
+// jpegFor returns dev's nvJPEG state, made on first use.
 func jpegFor(dev *gpuimage.Device) (*jpegDevice, error) {
 	jpegMu.Lock()
-	defer jpegMu.Unlock()
-	if d := jpegDevs[dev]; d != nil {
-		return d, nil
+	o := jpegDevs[dev]
+	if o == nil {
+		o = &jpegOnce{}
+		jpegDevs[dev] = o
 	}
-	if err := jpegErr[dev]; err != nil {
-		return nil, err
-	}
+	jpegMu.Unlock()
+	o.once.Do(func() { o.d, o.err = newJPEGDevice(dev) })
+	return o.d, o.err
+}
+
+func newJPEGDevice(dev *gpuimage.Device) (*jpegDevice, error) {
 	b, ok := backendOf(dev)
 	if !ok {
-		jpegErr[dev] = fmt.Errorf("%s is not a CUDA device", dev.Name())
-		return nil, jpegErr[dev]
+		return nil, fmt.Errorf("%s is not a CUDA device", dev.Name())
 	}
 	d := &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *encoder, statesPerDevice),
 		batches: make(chan *nvjpeg.Decoder, batchStates)}
@@ -181,10 +192,8 @@ func jpegFor(dev *gpuimage.Device) (*jpegDevice, error) {
 		return err
 	})
 	if err != nil {
-		jpegErr[dev] = err
 		return nil, err
 	}
-	jpegDevs[dev] = d
 	return d, nil
 }
 

@@ -21,15 +21,17 @@ var (
 	cudaDevices = map[int]*Device{}
 )
 
+// openCUDA opens device i (cuda.Open starts different GPUs at the same time;
+// the lock here is held only around the map).
 func openCUDA(i int) (*Device, error) {
+	b, err := cuda.Open(i)
+	if err != nil {
+		return nil, err
+	}
 	cudaMu.Lock()
 	defer cudaMu.Unlock()
 	if d, ok := cudaDevices[i]; ok {
 		return d, nil
-	}
-	b, err := cuda.Open(i)
-	if err != nil {
-		return nil, err
 	}
 	d := &Device{b: b}
 	cudaDevices[i] = d

@@ -205,3 +205,83 @@ func TestCUDAEventsTime(t *testing.T) {
 	a.Close()
 	b.Close()
 }
+
+// CopyTo into an image already on another device copies the pixels across: the
+// CPU device to a GPU and back, and GPU to GPU where there are two, whole images
+// and views at odd offsets (pitched rows on both sides), into a poisoned
+// destination; a destination of another size is reallocated on its own device.
+func TestCUDACopyToAcrossDevices(t *testing.T) {
+	r := tu.Rand(t)
+	devs := []*gpuimage.Device{gpuimage.CPU(), gpu(t)}
+	if n, _ := gpuimage.CUDACount(); n >= 2 {
+		d1, err := gpuimage.CUDA(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs = append(devs, d1)
+	} else {
+		t.Log("one GPU: GPU-to-GPU copies not run")
+	}
+	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV16SC4, gpuimage.CV32FC1} {
+		for _, sz := range [][2]int{{1, 1}, {37, 1}, {300, 451}} {
+			data := tu.RandomBytes(r, mt.Depth(), sz[0]*sz[1]*mt.Channels())
+			for _, from := range devs {
+				for _, to := range devs {
+					if from == to {
+						continue
+					}
+					for _, view := range []bool{false, true} {
+						name := fmt.Sprintf("%v %dx%d %s->%s view=%v", mt, sz[0], sz[1], from, to, view)
+						src := mustNew(t, from, sz[0]+3, sz[1]+5, mt)
+						rect := image.Rect(0, 0, sz[1], sz[0])
+						if view {
+							rect = image.Rect(3, 2, 3+sz[1], 2+sz[0])
+						}
+						sv, err := src.Region(rect)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := sv.Upload(data); err != nil {
+							t.Fatal(err)
+						}
+						dst := mustNew(t, to, sz[0]+2, sz[1]+7, mt)
+						if err := dst.SetTo(gpuimage.NewScalar(205, 205, 205, 205)); err != nil {
+							t.Fatal(err)
+						}
+						dv, err := dst.Region(image.Rect(1, 1, 1+sz[1], 1+sz[0]))
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := tu.Bytes(t, dst) // the parent as it must be after the copy
+						es, rowBytes := mt.Channels()*mt.Depth().Size(), (sz[1]+7)*mt.Channels()*mt.Depth().Size()
+						for y := 0; y < sz[0]; y++ {
+							copy(want[(1+y)*rowBytes+es:], data[y*sz[1]*es:(y+1)*sz[1]*es])
+						}
+						if err := sv.CopyTo(dv); err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						if got := tu.Bytes(t, dst); string(got) != string(want) {
+							t.Errorf("%s: the destination's parent differs from the view's copy (outside the view written?)", name)
+						}
+						if dv.Device() != to {
+							t.Errorf("%s: the copy moved to %s", name, dv.Device())
+						}
+						if got := tu.Bytes(t, dv); string(got) != string(data) {
+							t.Errorf("%s: the pixels differ", name)
+						}
+						// Another size: reallocated, on the destination's device.
+						other := mustNew(t, to, 2, 2, mt)
+						if err := sv.CopyTo(other); err != nil || other.Device() != to || other.Rows() != sz[0] || other.Cols() != sz[1] {
+							t.Errorf("%s into a 2x2 image: %v, on %s, %dx%d", name, err, other.Device(), other.Rows(), other.Cols())
+						} else if got := tu.Bytes(t, other); string(got) != string(data) {
+							t.Errorf("%s into a 2x2 image: the pixels differ", name)
+						}
+						for _, im := range []*gpuimage.Image{other, dv, dst, sv, src} {
+							im.Close()
+						}
+					}
+				}
+			}
+		}
+	}
+}

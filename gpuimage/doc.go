@@ -5,7 +5,9 @@
 // An Image is a 2-D array of elements of one Depth (8U, 16U, 16S, 32F) with 1 to 4
 // channels, typed as gocv's MatType (CV8UC3 and friends). It lives on one Device;
 // every call runs on its images' device, and mixing devices is an error
-// (ErrDeviceMismatch). Region gives a view that shares its parent's memory, as an
+// (ErrDeviceMismatch), with one exception: CopyTo into an image already on another
+// device (another GPU, opened with CUDA(i), or the CPU) copies the pixels across,
+// GPU to GPU directly where the two can reach each other. Region gives a view that shares its parent's memory, as an
 // OpenCV ROI; Close frees an image (a view's Close leaves its parent alone).
 // Upload, Download, NewFromData and ToData move pixels between Go memory and the
 // device; HostBuffer is page-locked host memory for fast, asynchronous transfers.

@@ -309,9 +309,11 @@ func TestStreamOfAnotherDevice(t *testing.T) {
 	if err := im.SetTo(gpuimage.Scalar{}, gpuimage.OnStream(s)); !errors.Is(err, gpuimage.ErrDeviceMismatch) {
 		t.Fatalf("stream of another device: %v", err)
 	}
+	// An output on another device is refused (CopyTo alone copies across devices:
+	// TestCUDACopyToAcrossDevices).
 	gim := mustNew(t, devs[1], 2, 2, gpuimage.CV8UC1)
-	if err := im.CopyTo(gim); !errors.Is(err, gpuimage.ErrDeviceMismatch) {
-		t.Fatalf("CopyTo another device: %v", err)
+	if err := im.ConvertTo(gim, gpuimage.Depth8U, 2, 0); !errors.Is(err, gpuimage.ErrDeviceMismatch) {
+		t.Fatalf("ConvertTo into another device's image: %v", err)
 	}
 }
 

@@ -145,6 +145,41 @@ func (im *Image) Region(r image.Rectangle) (*Image, error) {
 	return v, nil
 }
 
+// copyAcross copies s into d, an image on another device, reallocating d there
+// when its size or type differ.
+func copyAcross(d, s *core.State) error {
+	if err := d.Create(d.Dev, s.Rows, s.Cols, s.Depth, s.Chans); err != nil {
+		return err
+	}
+	if s.Rows == 0 || s.Cols == 0 {
+		return nil
+	}
+	if err := s.Dev.DefaultStream().Sync(); err != nil {
+		return err
+	}
+	c := core.Copy{DstOff: d.Off, DstPitch: d.Pitch, SrcOff: s.Off, SrcPitch: s.Pitch, Width: s.RowBytes(), Rows: s.Rows}
+	switch {
+	case s.Dev.IsCPU() && !d.Dev.IsCPU():
+		c.Dst, c.SrcHost = d.Buf, s.Buf.Host
+		if err := d.Dev.Copy2D(c, d.Dev.DefaultStream()); err != nil {
+			return err
+		}
+		return d.Dev.DefaultStream().Sync()
+	case d.Dev.IsCPU() && !s.Dev.IsCPU():
+		c.DstHost, c.Src = d.Buf.Host, s.Buf
+		if err := s.Dev.Copy2D(c, s.Dev.DefaultStream()); err != nil {
+			return err
+		}
+		return s.Dev.DefaultStream().Sync()
+	}
+	pc, ok := d.Dev.(core.PeerCopier)
+	if !ok {
+		return fmt.Errorf("%w: %s cannot copy from %s", ErrDeviceMismatch, d.Dev.Name(), s.Dev.Name())
+	}
+	c.Dst, c.Src = d.Buf, s.Buf
+	return pc.CopyPeer(c, s.Dev)
+}
+
 // Clone returns a copy of the image with its own memory.
 func (im *Image) Clone(opts ...Option) (*Image, error) {
 	out := &Image{}
@@ -155,7 +190,13 @@ func (im *Image) Clone(opts ...Option) (*Image, error) {
 }
 
 // CopyTo copies the pixels to dst, which is (re)allocated as im's size and type
-// unless it already is (then a view dst keeps writing into its parent).
+// unless it already is (then a view dst keeps writing into its parent). An empty
+// dst is allocated on im's device. A dst already on another device stays there and
+// gets the pixels across devices: from one GPU to another peer to peer where they
+// can reach each other (through host memory otherwise), between a GPU and the CPU
+// device by a transfer. Such a copy is synchronous whatever the options: it starts
+// after the work on im's device's default stream (work queued on streams must be
+// finished first) and returns when the pixels are in dst.
 func (im *Image) CopyTo(dst *Image, opts ...Option) error {
 	s := im.state()
 	if err := s.Check(); err != nil {
@@ -164,6 +205,9 @@ func (im *Image) CopyTo(dst *Image, opts ...Option) error {
 	d := dst.state()
 	if d == nil {
 		return opError("CopyTo", ErrNil)
+	}
+	if d.Dev != nil && d.Dev != s.Dev && !d.Closed {
+		return opError("CopyTo", copyAcross(d, s))
 	}
 	if core.Overlaps(s, d) && !core.SameView(s, d) {
 		// Overlapping views of one parent: a 2-D copy between them is undefined, so

@@ -22,6 +22,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuimg/gpuimg/codec"
 	"github.com/gpuimg/gpuimg/fftfilter"
@@ -326,37 +327,97 @@ func flagExit(err error) int {
 }
 
 // deviceUsage is the -device flag's help.
-const deviceUsage = "cpu, cuda (GPU 0) or cuda:N (GPU N); default: $GPUIMG_DEVICE, else cuda in CUDA builds with a GPU, else cpu"
+const deviceUsage = "cpu, cuda (GPU 0), cuda:N (GPU N), cuda:N,M,... or all (a batch spread over those GPUs); default: $GPUIMG_DEVICE, else cuda in CUDA builds with a GPU, else cpu"
 
-// pickDevice opens the device -device names: cpu, cuda (GPU 0) or cuda:N; with
-// no -device, the one GPUIMG_DEVICE names, else the build's default.
+// pickDevice opens the one device -device names, for the commands that run on
+// one (a list is refused: those commands have no batch to spread).
 func pickDevice(name string) (*gpuimage.Device, error) {
-	from := "-device"
+	devs, from, name, err := openDevices(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(devs) > 1 {
+		return nil, fmt.Errorf("%s %s: this command runs on one device (a batch of images or signals, gpuimg run and the signal commands, is spread over several; or run one process a GPU, -device cuda:N, each over its -shard K/N of the inputs)", from, name)
+	}
+	return devs[0], nil
+}
+
+// pickDevices opens the devices -device names: cpu, cuda (GPU 0), cuda:N, a list
+// cuda:N,M,... (a GPU may repeat: two worker groups on it), cuda:all or all
+// (every GPU); with no -device, those GPUIMG_DEVICE names, else the build's
+// default.
+func pickDevices(name string) ([]*gpuimage.Device, error) {
+	devs, _, _, err := openDevices(name)
+	return devs, err
+}
+
+// openDevices is pickDevices, also returning where the name came from (-device or
+// GPUIMG_DEVICE) and the name, for messages.
+func openDevices(name string) (devs []*gpuimage.Device, from, used string, err error) {
+	from = "-device"
 	if name == "" {
 		name, from = os.Getenv("GPUIMG_DEVICE"), "GPUIMG_DEVICE"
 	}
+	one := func(d *gpuimage.Device, err error) ([]*gpuimage.Device, string, string, error) {
+		if err != nil {
+			return nil, from, name, fmt.Errorf("%s %s: %w", from, name, err)
+		}
+		return []*gpuimage.Device{d}, from, name, nil
+	}
 	switch name {
 	case "":
-		return gpuimage.Default()
+		return one(gpuimage.Default())
 	case "cpu":
-		return gpuimage.CPU(), nil
+		return one(gpuimage.CPU(), nil)
 	case "cuda":
-		return gpuimage.CUDA(0)
+		return one(gpuimage.CUDA(0))
 	}
-	if rest, ok := strings.CutPrefix(name, "cuda:"); name == "all" || ok && (rest == "all" || strings.Contains(rest, ",")) {
-		return nil, fmt.Errorf("%s %s: one process uses one GPU; for several, run one process a GPU (-device cuda:N), each over its -shard K/N of the inputs", from, name)
-	} else if ok {
-		i, err := strconv.Atoi(rest)
-		if err != nil || i < 0 {
-			return nil, fmt.Errorf("%s %s: want cuda:N, N a GPU's number (0, 1, ...)", from, name)
-		}
-		d, err := gpuimage.CUDA(i)
+	rest, ok := strings.CutPrefix(name, "cuda:")
+	if name == "all" {
+		rest, ok = "all", true
+	}
+	if !ok {
+		return nil, from, name, fmt.Errorf("%s: unknown device %q (want cpu, cuda, cuda:N, cuda:N,M,... or all)", from, name)
+	}
+	var ids []int
+	if rest == "all" {
+		n, err := gpuimage.CUDACount()
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", from, name, err)
+			return nil, from, name, fmt.Errorf("%s %s: %w", from, name, err)
 		}
-		return d, nil
+		if n == 0 {
+			return nil, from, name, fmt.Errorf("%s %s: this machine has no CUDA GPU", from, name)
+		}
+		for i := range n {
+			ids = append(ids, i)
+		}
+	} else {
+		for _, f := range strings.Split(rest, ",") {
+			i, err := strconv.Atoi(f)
+			if err != nil || i < 0 {
+				return nil, from, name, fmt.Errorf("%s %s: want cuda:N or cuda:N,M,..., N a GPU's number (0, 1, ...)", from, name)
+			}
+			ids = append(ids, i)
+		}
 	}
-	return nil, fmt.Errorf("%s: unknown device %q (want cpu, cuda or cuda:N)", from, name)
+	// Each GPU's context starts at once (a few hundred ms each).
+	devs = make([]*gpuimage.Device, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for k, i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			devs[k], errs[k] = gpuimage.CUDA(i)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, from, name, fmt.Errorf("%s %s: %w", from, name, err)
+		}
+	}
+	return devs, from, name, nil
 }
 
 func parseDepth(s string) (gpuimage.Depth, error) {

@@ -124,8 +124,9 @@ type result struct {
 	err        error
 	stages     []stage
 	megapixels float64
-	gpuStart   time.Duration // the image's device work, from the batch's reference event
+	gpuStart   time.Duration // the image's device work, from its group's reference event
 	gpuEnd     time.Duration
+	group      int // the device group (a -device entry) that processed it
 }
 
 // worker runs the device part of a batch, one image at a time on its own stream,
@@ -430,31 +431,42 @@ func (w *worker) process(in, out string, steps []step) result {
 // 16 did 51-61 and 138-171.
 const maxDeviceWorkers = 8
 
-// runBatch runs the inputs through three stages that overlap across images: jobs
-// readers (reading, and decoding on the host what nvJPEG does not), the device
-// workers, and jobs writers (encoding on the host what nvJPEG does not, and
-// writing), so that the slowest stage sets the pace. At most 2 x jobs images are in
-// flight at once (memory stays bounded), and a failed stage fails its input alone.
-func runBatch(workers []*worker, jobs int, files, outs []string, steps []step, done *atomic.Int64) []result {
+// batchRun is a batch's inputs, outputs and results, shared by its device groups:
+// each group takes the next input when it has room for one, so that faster GPUs
+// take more.
+type batchRun struct {
+	files, outs []string
+	results     []result
+	next        atomic.Int64
+	done        *atomic.Int64 // images finished, for the progress bar
+}
+
+// runBatch runs inputs of b through one device group (group, whose workers share
+// one device) in three stages that overlap across images: jobs readers (reading,
+// and decoding on the host what nvJPEG does not), the device workers, and jobs
+// writers (encoding on the host what nvJPEG does not, and writing), so that the
+// slowest stage sets the pace. At most 2 x jobs images are in flight at once in a
+// group (memory stays bounded), and a failed stage fails its input alone.
+func runBatch(group int, workers []*worker, jobs int, b *batchRun, steps []step) {
+	files, outs, results := b.files, b.outs, b.results
 	n := len(files)
-	results := make([]result, n)
 	slots := make(chan struct{}, 2*jobs)
 	toDevice := make(chan *job, jobs)
 	toWrite := make(chan *job, jobs)
 	finish := func(j *job) {
 		j.release()
 		results[j.i] = j.r
-		done.Add(1)
+		b.done.Add(1)
 		<-slots
 	}
-	var next atomic.Int64
+	next := &b.next
 	var readers, devices, writers sync.WaitGroup
 	host := workers[0] // reading and writing use only what all workers share
 	// Where the GPU has JPEG decode engines, colour baseline JPEGs go to them in
 	// batches (the engine stage) on their way to the device workers.
 	var toEngine chan *job
 	var engine sync.WaitGroup
-	if useEngines(host) {
+	if anyJPEG(files) && useEngines(host) {
 		toEngine = make(chan *job, 2*jobs)
 		engine.Add(1)
 		go func() {
@@ -473,7 +485,7 @@ func runBatch(workers []*worker, jobs int, files, outs []string, steps []step, d
 					<-slots
 					return
 				}
-				j := &job{i: i, r: result{in: files[i], out: outs[i]}}
+				j := &job{i: i, r: result{in: files[i], out: outs[i], group: group}}
 				if safely(j, func() error { return w.read(j) }) != nil {
 					finish(j)
 					continue
@@ -518,7 +530,6 @@ func runBatch(workers []*worker, jobs int, files, outs []string, steps []step, d
 	devices.Wait()
 	close(toWrite)
 	writers.Wait()
-	return results
 }
 
 // engineStageName is the timed part the engine stage adds to each image it decodes.
@@ -528,6 +539,19 @@ const engineStageName = "decode (JPEG engines)"
 // engines: where nvJPEG decodes on the device and the GPU has engines.
 func useEngines(w *worker) bool {
 	return w.dev.IsCUDA() && !nvjpegOff && codec.JPEGEngines(w.dev)
+}
+
+// anyJPEG says whether any of files is named as a JPEG: a batch without one does
+// not start nvJPEG's engine state (hundreds of ms) for nothing. (A JPEG under
+// another name still decodes, on the device workers' nvJPEG states.)
+func anyJPEG(files []string) bool {
+	for _, f := range files {
+		switch extOf(f) {
+		case ".jpg", ".jpeg", ".jpe", ".jfif":
+			return true
+		}
+	}
+	return false
 }
 
 // engineDecodes says whether the engines take a job: a colour baseline JPEG that
@@ -610,7 +634,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 	if len(words) == 0 || o.out == "" {
 		return errorf(exitUsage, "need input files and -o OUT (see gpuimg %s -h)", cmd)
 	}
-	dev, err := pickDevice(o.device)
+	devs, err := pickDevices(o.device)
 	if err != nil {
 		return errorf(exitUsage, "%v", err)
 	}
@@ -682,32 +706,22 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 		jobs = runtime.NumCPU()
 	}
 	jobs = max(1, min(jobs, len(files)))
-	start := time.Now()
-	var ref *gpuimage.Event
-	workers := make([]*worker, min(jobs, maxDeviceWorkers))
-	for i := range workers {
-		s, err := dev.NewStream()
-		if err != nil {
-			return errorf(exitFail, "%v", err)
-		}
-		if i == 0 {
-			if ref, err = s.Record(); err == nil {
-				err = ref.Synchronize()
-			}
-			if err != nil {
-				return errorf(exitFail, "%v", err)
-			}
-			defer ref.Close()
-		}
-		workers[i] = newWorker(dev, len(steps), ref, s)
-		workers[i].ro, workers[i].wo = o.read, o.write
-		defer workers[i].close()
+	if !batch {
+		devs = devs[:1] // one image: nothing to spread
 	}
+	start := time.Now()
+	groups, groupJobs, closeGroups, err := newGroups(devs, jobs, len(steps), o)
+	if err != nil {
+		return errorf(exitFail, "%v", err)
+	}
+	defer closeGroups()
 	var done atomic.Int64
+	b := &batchRun{files: files, outs: outs, results: make([]result, len(files)), done: &done}
 	stop := progress(stderr, batch && !o.quiet, len(files), &done, start)
-	results := runBatch(workers, jobs, files, outs, steps, &done)
+	runGroups(groups, groupJobs, b, steps)
 	stop()
 	wall := time.Since(start)
+	results := b.results
 
 	failed := 0
 	for _, r := range results {
@@ -716,7 +730,11 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 			fmt.Fprintf(stderr, "gpuimg %s: %v\n", cmd, r.err)
 		}
 	}
-	s := summarize(results, wall, dev, map[string]int{"read": jobs, "engines": 1, "device": len(workers), "write": jobs})
+	nw := 0
+	for _, ws := range groups {
+		nw += len(ws)
+	}
+	s := summarize(results, wall, devs, map[string]int{"read": groupJobs * len(devs), "engines": len(devs), "device": nw, "write": groupJobs * len(devs)})
 	if o.timing == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -729,12 +747,75 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 		if s.GPUBusy != nil {
 			fmt.Fprintf(stderr, ", GPU busy %.0f%%", 100**s.GPUBusy)
 		}
+		if len(s.PerDevice) > 1 {
+			var parts []string
+			for _, d := range s.PerDevice {
+				parts = append(parts, fmt.Sprintf("%s %d images, %.1f images/s", d.Device, d.Images, d.ImagesPerS))
+			}
+			fmt.Fprintf(stderr, " (%s)", strings.Join(parts, "; "))
+		}
 		fmt.Fprintln(stderr)
 	}
 	if failed > 0 {
 		return exitFail
 	}
 	return exitOK
+}
+
+// newGroups makes a device group for each of devs (a -device entry; a GPU may
+// repeat): its workers (streams, device images, page-locked buffers) and reference
+// event (each GPU has its own clock); its readers and writers are its share of jobs
+// (groupJobs each). closeAll frees them all.
+func newGroups(devs []*gpuimage.Device, jobs, nsteps int, o runOpts) (groups [][]*worker, groupJobs int, closeAll func(), err error) {
+	var closers []func()
+	closeAll = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	groupJobs = max(1, jobs/len(devs))
+	groups = make([][]*worker, len(devs))
+	for g, dev := range devs {
+		var ref *gpuimage.Event
+		groups[g] = make([]*worker, min(groupJobs, maxDeviceWorkers))
+		for i := range groups[g] {
+			s, err := dev.NewStream()
+			if err != nil {
+				closeAll()
+				return nil, 0, nil, fmt.Errorf("%v: %w", dev, err)
+			}
+			if i == 0 {
+				if ref, err = s.Record(); err == nil {
+					err = ref.Synchronize()
+				}
+				if err != nil {
+					s.Close()
+					closeAll()
+					return nil, 0, nil, fmt.Errorf("%v: %w", dev, err)
+				}
+				closers = append(closers, func() { ref.Close() })
+			}
+			w := newWorker(dev, nsteps, ref, s)
+			w.ro, w.wo = o.read, o.write
+			groups[g][i] = w
+			closers = append(closers, w.close)
+		}
+	}
+	return groups, groupJobs, closeAll, nil
+}
+
+// runGroups runs the batch b through every device group at once, groupJobs
+// readers and writers each.
+func runGroups(groups [][]*worker, groupJobs int, b *batchRun, steps []step) {
+	var wg sync.WaitGroup
+	for g, workers := range groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runBatch(g, workers, groupJobs, b, steps)
+		}()
+	}
+	wg.Wait()
 }
 
 // summary is the run's timing: per stage the median over the images (and the
@@ -756,6 +837,18 @@ type summary struct {
 	// part: what to make faster for a faster batch; or, when no stage was busy half
 	// the run, start-up and latency.
 	BoundBy string `json:"bound_by,omitempty"`
+	// PerDevice is each device group's share of a batch spread over several
+	// (-device cuda:0,1, all).
+	PerDevice []deviceSummary `json:"per_device,omitempty"`
+}
+
+// deviceSummary is one device group's part of a batch: the images it processed,
+// their rate over the batch's wall time, and how busy its GPU was.
+type deviceSummary struct {
+	Device     string   `json:"device"`
+	Images     int      `json:"images"`
+	ImagesPerS float64  `json:"images_per_s"`
+	GPUBusy    *float64 `json:"gpu_busy,omitempty"`
 }
 
 type stageSummary struct {
@@ -777,13 +870,19 @@ func stageOf(name string) string {
 	return "device"
 }
 
-// summarize totals the results; goroutines is how many each stage ran.
-func summarize(results []result, wall time.Duration, dev *gpuimage.Device, goroutines map[string]int) summary {
-	s := summary{Device: dev.Name(), WallS: wall.Seconds()}
+// summarize totals the results of a batch run on devs (a device group each,
+// results[i].group the one that processed it); goroutines is how many each stage
+// ran.
+func summarize(results []result, wall time.Duration, devs []*gpuimage.Device, goroutines map[string]int) summary {
+	names := make([]string, len(devs))
+	for g, d := range devs {
+		names[g] = d.Name()
+	}
+	s := summary{Device: strings.Join(names, ","), WallS: wall.Seconds()}
 	byName := map[string][]time.Duration{}
 	var order []string
 	var mp float64
-	var spans [][2]time.Duration
+	spans := make([][][2]time.Duration, len(devs)) // each group's, on its GPU's clock
 	for _, r := range results {
 		if r.err != nil {
 			s.Failed++
@@ -797,7 +896,7 @@ func summarize(results []result, wall time.Duration, dev *gpuimage.Device, gorou
 			}
 			byName[st.Name] = append(byName[st.Name], st.Time)
 		}
-		spans = append(spans, [2]time.Duration{r.gpuStart, r.gpuEnd})
+		spans[r.group] = append(spans[r.group], [2]time.Duration{r.gpuStart, r.gpuEnd})
 	}
 	if wall > 0 {
 		s.ImagesPerS = float64(s.Images) / wall.Seconds()
@@ -850,9 +949,28 @@ func summarize(results []result, wall time.Duration, dev *gpuimage.Device, gorou
 			s.BoundBy = fmt.Sprintf("start-up and latency (no stage busy half the run; the busiest, %s, %.0f%%)", s.BoundBy, 100*s.Busy[top])
 		}
 	}
-	if dev.IsCUDA() && len(spans) > 0 && wall > 0 {
-		b := busy(spans).Seconds() / wall.Seconds()
+	// Each group's GPU busy share; the batch's is their mean (one group: its own).
+	var sum float64
+	nb := 0
+	for g, d := range devs {
+		ds := deviceSummary{Device: names[g], Images: len(spans[g])}
+		if wall > 0 {
+			ds.ImagesPerS = float64(ds.Images) / wall.Seconds()
+		}
+		if d.IsCUDA() && len(spans[g]) > 0 && wall > 0 {
+			b := busy(spans[g]).Seconds() / wall.Seconds()
+			ds.GPUBusy = &b
+			sum += b
+			nb++
+		}
+		s.PerDevice = append(s.PerDevice, ds)
+	}
+	if nb > 0 {
+		b := sum / float64(nb)
 		s.GPUBusy = &b
+	}
+	if len(devs) < 2 {
+		s.PerDevice = nil
 	}
 	return s
 }
@@ -888,6 +1006,13 @@ func (s summary) text() string {
 	if s.BoundBy != "" {
 		fmt.Fprintf(&b, "  stages busy: read %.0f%%, device %.0f%%, write %.0f%%; bound by %s\n",
 			100*s.Busy["read"], 100*s.Busy["device"], 100*s.Busy["write"], s.BoundBy)
+	}
+	for _, d := range s.PerDevice {
+		fmt.Fprintf(&b, "  %s: %d images, %.1f images/s", d.Device, d.Images, d.ImagesPerS)
+		if d.GPUBusy != nil {
+			fmt.Fprintf(&b, ", GPU busy %.0f%%", 100**d.GPUBusy)
+		}
+		fmt.Fprintln(&b)
 	}
 	return b.String()
 }

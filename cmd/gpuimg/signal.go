@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gpuimg/gpuimg/dsp"
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -515,11 +517,15 @@ func cmdSignal(c *sigCmd, argv []string, stdout, stderr io.Writer, stdin io.Read
 	if o.fs < 0 || math.IsNaN(o.fs) || math.IsInf(o.fs, 0) {
 		return fail(exitUsage, fmt.Errorf("-fs %g: want a positive sampling rate", o.fs))
 	}
-	dev, err := pickDevice(o.device)
+	devs, err := pickDevices(o.device)
 	if err != nil {
 		return fail(exitUsage, err)
 	}
+	dev := devs[0]
 	if o.stream {
+		if len(devs) > 1 {
+			return fail(exitUsage, fmt.Errorf("-device %s: -stream runs on one device", o.device))
+		}
 		if len(words) > 0 || o.out != "" {
 			return fail(exitUsage, errors.New("-stream reads standard input and writes standard output: no files or -o"))
 		}
@@ -570,9 +576,24 @@ func cmdSignal(c *sigCmd, argv []string, stdout, stderr io.Writer, stdin io.Read
 			return fail(exitFail, err)
 		}
 	}
+	// The files spread over the devices: a goroutine each, taking the next file
+	// when it is done with one; errors are reported in the files' order.
+	errs := make([]error, len(words))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, d := range devs[:min(len(devs), len(words))] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(words); i = int(next.Add(1) - 1) {
+				errs[i] = filterFile(d, design, words[i], o, toDir)
+			}
+		}()
+	}
+	wg.Wait()
 	code := exitOK
-	for _, in := range words {
-		if err := filterFile(dev, design, in, o, toDir); err != nil {
+	for _, err := range errs {
+		if err != nil {
 			fmt.Fprintf(stderr, "gpuimg %s: %v\n", c.name, err)
 			code = exitFail
 		}

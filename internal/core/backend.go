@@ -146,6 +146,12 @@ type Copy struct {
 	Rows     int
 }
 
+// PeerCopier is a device that copies another device's buffers into its own (the
+// CUDA device, from another GPU), waiting for the copy.
+type PeerCopier interface {
+	CopyPeer(c Copy, from Backend) error
+}
+
 // Stream is an ordered queue of device work. On the CPU device work runs at once
 // and Sync returns immediately.
 type Stream interface {

@@ -38,6 +38,27 @@ static CUresult gi_memcpy2d(CUdeviceptr dstD, void* dstH, size_t dstPitch,
 	return cuMemcpy2DAsync(&p, s);
 }
 
+// gi_memcpy2d_peer copies height rows of width bytes from a device buffer of the
+// context sctx to one of dctx (peer to peer where the GPUs can, through the host
+// otherwise: the driver's choice), queued on s and waited for (the synchronous
+// cuMemcpy3DPeer returns before a device-to-device copy ends).
+static CUresult gi_memcpy2d_peer(CUdeviceptr dst, CUcontext dctx, size_t dstPitch,
+                                 CUdeviceptr src, CUcontext sctx, size_t srcPitch,
+                                 size_t width, size_t height, CUstream s) {
+	CUDA_MEMCPY3D_PEER p;
+	memset(&p, 0, sizeof p);
+	p.srcMemoryType = CU_MEMORYTYPE_DEVICE; p.srcDevice = src; p.srcContext = sctx;
+	p.srcPitch = srcPitch; p.srcHeight = height;
+	p.dstMemoryType = CU_MEMORYTYPE_DEVICE; p.dstDevice = dst; p.dstContext = dctx;
+	p.dstPitch = dstPitch; p.dstHeight = height;
+	p.WidthInBytes = width;
+	p.Height = height;
+	p.Depth = 1;
+	CUresult r = cuMemcpy3DPeerAsync(&p, s);
+	if (r != CUDA_SUCCESS) return r;
+	return cuStreamSynchronize(s);
+}
+
 static const char* gi_errstr(CUresult r) {
 	const char* s = NULL;
 	if (cuGetErrorString(r, &s) != CUDA_SUCCESS || s == NULL) return "unknown CUDA error";
@@ -100,9 +121,17 @@ type Backend struct {
 }
 
 var (
-	openMu sync.Mutex
-	opened = map[int]*Backend{}
+	openMu  sync.Mutex
+	opening = map[int]*openEntry{}
 )
+
+// openEntry opens one device once; different devices open at the same time (a
+// context takes a few hundred ms to start).
+type openEntry struct {
+	once sync.Once
+	b    *Backend
+	err  error
+}
 
 // Count returns the number of CUDA devices.
 func Count() (int, error) { return cu.NumDevices() }
@@ -110,13 +139,28 @@ func Count() (int, error) { return cu.NumDevices() }
 // DriverVersion returns the CUDA driver API version, such as 13000.
 func DriverVersion() int { return cu.Version() }
 
-// Open returns CUDA device i, retaining its primary context on first use.
+// Open returns CUDA device i, retaining its primary context on first use (a
+// failure is not kept: a later call tries again).
 func Open(i int) (*Backend, error) {
 	openMu.Lock()
-	defer openMu.Unlock()
-	if b, ok := opened[i]; ok {
-		return b, nil
+	e := opening[i]
+	if e == nil {
+		e = &openEntry{}
+		opening[i] = e
 	}
+	openMu.Unlock()
+	e.once.Do(func() { e.b, e.err = open(i) })
+	if e.err != nil {
+		openMu.Lock()
+		if opening[i] == e {
+			delete(opening, i)
+		}
+		openMu.Unlock()
+	}
+	return e.b, e.err
+}
+
+func open(i int) (*Backend, error) {
 	n, err := cu.NumDevices()
 	if err != nil {
 		return nil, fmt.Errorf("cuda: counting devices: %w", err)
@@ -143,7 +187,6 @@ func Open(i int) (*Backend, error) {
 		return nil, fmt.Errorf("cuda: device %d: making a stream: %w", i, err)
 	}
 	b.sync = &stream{b: b, s: s}
-	opened[i] = b
 	return b, nil
 }
 
@@ -273,6 +316,35 @@ func (b *Backend) Copy2D(c core.Copy, s core.Stream) error {
 	})
 	if err != nil {
 		return fmt.Errorf("%s: 2-D copy of %dx%d bytes: %w", b.name, c.Width, c.Rows, err)
+	}
+	return nil
+}
+
+// CopyPeer copies c.Rows rows of c.Width bytes from c.Src, a buffer of the CUDA
+// device from, to c.Dst, one of b: peer to peer where the two GPUs can reach each
+// other, through host memory otherwise (the driver picks), on b's default stream
+// (after the work queued there), and waits for it; the caller has finished the
+// source's writes.
+func (b *Backend) CopyPeer(c core.Copy, from core.Backend) error {
+	src, ok := from.(*Backend)
+	if !ok || c.Dst == nil || c.Src == nil {
+		return fmt.Errorf("%s: peer copy from %s: want device buffers on two CUDA devices", b.name, from.Name())
+	}
+	if c.Rows == 0 || c.Width == 0 {
+		return nil
+	}
+	err := b.do(func() error {
+		dctx := *(*C.CUcontext)(unsafe.Pointer(&b.ctx))
+		sctx := *(*C.CUcontext)(unsafe.Pointer(&src.ctx))
+		if r := C.gi_memcpy2d_peer(C.CUdeviceptr(c.Dst.Ptr+uintptr(c.DstOff)), dctx, C.size_t(c.DstPitch),
+			C.CUdeviceptr(c.Src.Ptr+uintptr(c.SrcOff)), sctx, C.size_t(c.SrcPitch), C.size_t(c.Width), C.size_t(c.Rows),
+			streamHandle(b.sync.s)); r != C.CUDA_SUCCESS {
+			return cuError("cuMemcpy3DPeerAsync", r)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: copy of %dx%d bytes from %s: %w", b.name, c.Width, c.Rows, src.name, err)
 	}
 	return nil
 }
