@@ -151,32 +151,20 @@ func (dec *yccPlanes) closePlanes() {
 var subsampling = map[int][2]int{nvjpeg.CSS444: {1, 1}, nvjpeg.CSS422: {2, 1}, nvjpeg.CSS420: {2, 2},
 	3: {1, 2}, 4: {4, 1}, 5: {4, 2}}
 
-var (
-	jpegMu   sync.Mutex
-	jpegDevs = map[*gpuimage.Device]*jpegOnce{}
-)
+// jpegDevs holds each device's nvJPEG state (or the error making it) as a
+// sync.OnceValues of newJPEGDevice: made on first use, once; different GPUs make
+// theirs at the same time (a handle takes hundreds of ms).
+var jpegDevs sync.Map // *gpuimage.Device -> func() (*jpegDevice, error)
 
 const statesPerDevice = 64
 
-// jpegOnce makes a device's nvJPEG state once (a handle takes hundreds of ms:
-// different GPUs make theirs at the same time), keeping the error too.
-type jpegOnce struct {
-	once sync.Once
-	d    *jpegDevice
-	err  error
-}
-
 // jpegFor returns dev's nvJPEG state, made on first use.
 func jpegFor(dev *gpuimage.Device) (*jpegDevice, error) {
-	jpegMu.Lock()
-	o := jpegDevs[dev]
-	if o == nil {
-		o = &jpegOnce{}
-		jpegDevs[dev] = o
+	f, ok := jpegDevs.Load(dev)
+	if !ok {
+		f, _ = jpegDevs.LoadOrStore(dev, sync.OnceValues(func() (*jpegDevice, error) { return newJPEGDevice(dev) }))
 	}
-	jpegMu.Unlock()
-	o.once.Do(func() { o.d, o.err = newJPEGDevice(dev) })
-	return o.d, o.err
+	return f.(func() (*jpegDevice, error))()
 }
 
 func newJPEGDevice(dev *gpuimage.Device) (*jpegDevice, error) {

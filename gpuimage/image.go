@@ -158,19 +158,19 @@ func copyAcross(d, s *core.State) error {
 		return err
 	}
 	c := core.Copy{DstOff: d.Off, DstPitch: d.Pitch, SrcOff: s.Off, SrcPitch: s.Pitch, Width: s.RowBytes(), Rows: s.Rows}
-	switch {
-	case s.Dev.IsCPU() && !d.Dev.IsCPU():
-		c.Dst, c.SrcHost = d.Buf, s.Buf.Host
-		if err := d.Dev.Copy2D(c, d.Dev.DefaultStream()); err != nil {
+	if s.Dev.IsCPU() != d.Dev.IsCPU() { // a transfer, by the GPU's side
+		gpu := s.Dev
+		c.Dst, c.DstHost, c.Src, c.SrcHost = d.Buf, nil, s.Buf, nil
+		if s.Dev.IsCPU() {
+			c.SrcHost, c.Src = s.Buf.Host, nil
+			gpu = d.Dev
+		} else {
+			c.DstHost, c.Dst = d.Buf.Host, nil
+		}
+		if err := gpu.Copy2D(c, gpu.DefaultStream()); err != nil {
 			return err
 		}
-		return d.Dev.DefaultStream().Sync()
-	case d.Dev.IsCPU() && !s.Dev.IsCPU():
-		c.DstHost, c.Src = d.Buf.Host, s.Buf
-		if err := s.Dev.Copy2D(c, s.Dev.DefaultStream()); err != nil {
-			return err
-		}
-		return s.Dev.DefaultStream().Sync()
+		return gpu.DefaultStream().Sync()
 	}
 	pc, ok := d.Dev.(core.PeerCopier)
 	if !ok {

@@ -706,9 +706,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 		jobs = runtime.NumCPU()
 	}
 	jobs = max(1, min(jobs, len(files)))
-	if !batch {
-		devs = devs[:1] // one image: nothing to spread
-	}
+	devs = devs[:min(len(devs), len(files))] // no group without an input
 	start := time.Now()
 	groups, groupJobs, closeGroups, err := newGroups(devs, jobs, len(steps), o)
 	if err != nil {

@@ -521,10 +521,10 @@ func cmdSignal(c *sigCmd, argv []string, stdout, stderr io.Writer, stdin io.Read
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	dev := devs[0]
 	if o.stream {
-		if len(devs) > 1 {
-			return fail(exitUsage, fmt.Errorf("-device %s: -stream runs on one device", o.device))
+		dev, err := pickDevice(o.device) // one device (a list is refused, naming its setting)
+		if err != nil {
+			return fail(exitUsage, err)
 		}
 		if len(words) > 0 || o.out != "" {
 			return fail(exitUsage, errors.New("-stream reads standard input and writes standard output: no files or -o"))

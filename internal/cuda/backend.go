@@ -120,18 +120,13 @@ type Backend struct {
 	syncLaunch bool
 }
 
-var (
-	openMu  sync.Mutex
-	opening = map[int]*openEntry{}
-)
+// opened holds each device as a sync.OnceValues of open: different devices open
+// at the same time (a context takes a few hundred ms to start).
+var opened sync.Map // int -> *opening
 
-// openEntry opens one device once; different devices open at the same time (a
-// context takes a few hundred ms to start).
-type openEntry struct {
-	once sync.Once
-	b    *Backend
-	err  error
-}
+// opening is a device's open, run once (a pointer: comparable, so that a failed
+// one can be dropped for the next call to retry).
+type opening struct{ get func() (*Backend, error) }
 
 // Count returns the number of CUDA devices.
 func Count() (int, error) { return cu.NumDevices() }
@@ -142,22 +137,15 @@ func DriverVersion() int { return cu.Version() }
 // Open returns CUDA device i, retaining its primary context on first use (a
 // failure is not kept: a later call tries again).
 func Open(i int) (*Backend, error) {
-	openMu.Lock()
-	e := opening[i]
-	if e == nil {
-		e = &openEntry{}
-		opening[i] = e
+	o, ok := opened.Load(i)
+	if !ok {
+		o, _ = opened.LoadOrStore(i, &opening{sync.OnceValues(func() (*Backend, error) { return open(i) })})
 	}
-	openMu.Unlock()
-	e.once.Do(func() { e.b, e.err = open(i) })
-	if e.err != nil {
-		openMu.Lock()
-		if opening[i] == e {
-			delete(opening, i)
-		}
-		openMu.Unlock()
+	b, err := o.(*opening).get()
+	if err != nil {
+		opened.CompareAndDelete(i, o)
 	}
-	return e.b, e.err
+	return b, err
 }
 
 func open(i int) (*Backend, error) {
