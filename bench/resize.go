@@ -31,6 +31,8 @@ var resizeCases = []resizeCase{
 	{"resize area ->224x224", resample.InterArea, 0, image.Pt(224, 224)},
 	{"resize linear 2/3", resample.InterLinear, 2.0 / 3, image.Point{}},
 	{"resize area 2/3", resample.InterArea, 2.0 / 3, image.Point{}},
+	{"resize lanczos4 x2", resample.InterLanczos4, 2, image.Point{}},
+	{"resize cubic 2/3", resample.InterCubic, 2.0 / 3, image.Point{}},
 }
 
 func init() {

@@ -16,6 +16,12 @@
 //   gi_resize_sep8_K_cCN[e2]  kFix8's plans of 2 or 4 taps (linear, cubic) for 8U
 //                             of 1, 3 or 4 channels: 4 (e2: 2) consecutive output
 //                             bytes a thread, stored as one word.
+//   gi_resize_tile_f_u8cCN,   a block a tile of 32 output pixels by a few rows, in
+//   gi_resize_tile_x8_K_u8cCN one pass through shared memory: the tile's source
+//                             rows staged by cp.async, the horizontal pass of each
+//                             into shared memory, then the vertical one (f:
+//                             InterArea's fractional 8-bit shrinks; x8: kFix8's
+//                             cubic shrinks (K 4) and Lanczos4 (K 8), dp4a sums).
 //   gi_resize_h[e]_MODE_T,    longer filters, in two passes through an intermediate
 //   gi_resize_v_MODE_T        image of the output's width (Pillow's order): the
 //                             horizontal pass of every source row (a thread a
@@ -743,71 +749,144 @@ __device__ __forceinline__ void vpass(const ResizeParams& p) {
 //   wx     the pixels' horizontal weights, rows of p.ws (a multiple of 4 whose
 //          quarter is odd: a warp's 16-byte loads of them fall in distinct
 //          banks);
-//   ry, wy each output row's first staged row and its vertical weights;
+//   wy, ry each output row's vertical weights (16-byte aligned) and first staged row;
 //   al     the staged rows' alignments.
 // The horizontal pass runs a warp a row and a thread a pixel, reading its taps as
 // whole words realigned with a funnel shift and 4 weights at a time; the vertical
-// pass 4 consecutive elements a thread. The arithmetic is hpass's and vpass's,
+// pass 4 consecutive elements a thread (tileX8 below: the same layout, with
+// kFix8's arithmetic). The arithmetic is hpass's and vpass's,
 // operation for operation. The tables' starts must not decrease (the host
 // checks); a pixel whose taps leave the image reads them one by one, clamped.
 // lanesLog is log2 of the least power of 2 at least n, at most 5 (32 lanes).
 __device__ __forceinline__ int lanesLog(int n) { return n >= 32 ? 5 : n <= 1 ? 0 : 32 - __clz(n - 1); }
 
-template <int CN>
-__device__ __forceinline__ void tile(const ResizeParams& p) {
+// TileSmem is a tile block's shared memory, laid out as the comment above says
+// (the weights as 32-bit words: floats for kFloat, their integer values for
+// kFix8), with the tile's place: its first output pixel and row, how many of
+// each, the staged rows' first source row and count, and the span's first
+// column.
+struct TileSmem {
+  unsigned char* stage;
+  unsigned* mid;
+  unsigned* wx;
+  int* ry;
+  unsigned* wy;
+  int* al;
+  int px0, npx, y0, nrow, r0, fr, cs;
+};
+
+// word32 is a table's weight as the tile keeps it: the float's bits (kFloat) or
+// its integer value (kFix8's tables hold integers).
+template <int MODE>
+__device__ __forceinline__ unsigned word32(float w) {
+  return MODE == kFloat ? __float_as_uint(w) : (unsigned)(int)w;
+}
+
+// tileStage lays out the block's shared memory and fills it: the source rows by
+// cp.async, the weights and the rows' starts by loads. Each row (of the stage, of
+// the weights) goes to a group of lanes, the power of 2 of them that covers its
+// items (at most 32). The caller synchronizes the block before reading them.
+template <int MODE, int CN>
+__device__ __forceinline__ TileSmem tileStage(const ResizeParams& p) {
   constexpr int TW = GI_RESIZE_TW, NE = TW * CN;
   extern __shared__ __align__(16) unsigned char smem[];
   const int nx = p.nx, ny = p.ny, sw = p.sw, sh = p.sh, rs = p.rs, ws = p.ws, sp = p.sp;
-  const int px0 = blockIdx.x * TW, npx = min(TW, p.dw - px0);
-  const int y0 = blockIdx.y * p.th, nrow = min(p.th, p.dh - y0);
-  const int cs = clampi(__ldg(p.xstart + px0), sw);
-  const int nb = (min(sw, __ldg(p.xstart + px0 + npx - 1) + nx) - cs) * CN;  // the span's bytes a row
-  const int r0 = __ldg(p.ystart + y0);                                          // staged row r: source row clampi(r0 + r)
-  const int fr = __ldg(p.ystart + y0 + nrow - 1) + ny - r0;                     // at most p.fr
-  unsigned char* const stage = smem;
-  float* const mid = reinterpret_cast<float*>(smem + p.fr * rs);
-  float* const wx = mid + p.fr * NE;
-  int* const ry = reinterpret_cast<int*>(wx + TW * ws);
-  float* const wy = reinterpret_cast<float*>(ry + p.th);
-  int* const ral = reinterpret_cast<int*>(wy + p.th * ny);
-  const unsigned char* const src = static_cast<const unsigned char*>(p.src) + (size_t)cs * CN;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = GI_RESIZE_RT / 32;
-  // The copies: each row (of the stage, the weights) to a group of lanes, the
-  // power of 2 of them that covers its items (at most 32).
+  TileSmem t;
+  t.px0 = blockIdx.x * TW, t.npx = min(TW, p.dw - t.px0);
+  t.y0 = blockIdx.y * p.th, t.nrow = min(p.th, p.dh - t.y0);
+  t.cs = clampi(__ldg(p.xstart + t.px0), sw);
+  const int nb = (min(sw, __ldg(p.xstart + t.px0 + t.npx - 1) + nx) - t.cs) * CN;  // the span's bytes a row
+  t.r0 = __ldg(p.ystart + t.y0);                                                     // staged row r: source row clampi(r0 + r)
+  t.fr = __ldg(p.ystart + t.y0 + t.nrow - 1) + ny - t.r0;                            // at most p.fr
+  t.stage = smem;
+  t.mid = reinterpret_cast<unsigned*>(smem + p.fr * rs);
+  t.wx = t.mid + p.fr * NE;
+  t.wy = t.wx + TW * ws;  // 16-byte aligned: rows of 2, 4 or 8 taps load as vectors
+  t.ry = reinterpret_cast<int*>(t.wy + p.th * ny);
+  t.al = t.ry + p.th;
+  const unsigned char* const src = static_cast<const unsigned char*>(p.src) + (size_t)t.cs * CN;
+  const int lane = threadIdx.x & 31;
   {
-    const int lb = lanesLog((rs - 32) / 16), l = 1 << lb, g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
-    for (int r = g; r < fr; r += gs) {
-      const unsigned char* b = src + (size_t)clampi(r0 + r, sh) * sp;
+    // A thread copies vectors sub, sub + l, ... of rows g, g + gs, ...; the
+    // rows' alignments are written apart (one row a thread), so that the copy
+    // loop keeps only its pointers.
+    const int lb = lanesLog((rs - 32) / 16), l = 1 << lb, sub = threadIdx.x & (l - 1), g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
+    unsigned char* dst = t.stage + g * rs + 16 * sub;
+    for (int r = g; r < t.fr; r += gs, dst += gs * rs) {
+      const unsigned char* b = src + (size_t)clampi(t.r0 + r, sh) * sp;
       const int al = (int)(reinterpret_cast<size_t>(b) & 15), n = (al + nb + 15) >> 4;
-      if ((lane & (l - 1)) == 0) ral[r] = al;
-      for (int k = (lane & (l - 1)); k < n; k += l) copyAsync16(stage + r * rs + 16 * k, b - al + 16 * k);
+      const unsigned char* v = b - al + 16 * sub;
+      for (int k = sub; k < n; k += l, v += 16 * l) copyAsync16(dst + 16 * (k - sub), v);
     }
+    for (int r = threadIdx.x; r < t.fr; r += GI_RESIZE_RT)
+      t.al[r] = (int)(reinterpret_cast<size_t>(src + (size_t)clampi(t.r0 + r, sh) * sp) & 15);
   }
   {
     const int lb = lanesLog(nx), l = 1 << lb, g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
-    for (int px = g; px < npx; px += gs)
-      for (int j = (lane & (l - 1)); j < nx; j += l) wx[px * ws + j] = __ldg(p.xw + (size_t)(px0 + px) * nx + j);
+    for (int px = g; px < t.npx; px += gs)
+      for (int j = (lane & (l - 1)); j < nx; j += l) t.wx[px * ws + j] = word32<MODE>(__ldg(p.xw + (size_t)(t.px0 + px) * nx + j));
   }
   {
     const int lb = lanesLog(ny), l = 1 << lb, g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
-    for (int yl = g; yl < nrow; yl += gs) {
-      if ((lane & (l - 1)) == 0) ry[yl] = __ldg(p.ystart + y0 + yl) - r0;
-      for (int j = (lane & (l - 1)); j < ny; j += l) wy[yl * ny + j] = __ldg(p.yw + (size_t)(y0 + yl) * ny + j);
+    for (int yl = g; yl < t.nrow; yl += gs) {
+      if ((lane & (l - 1)) == 0) t.ry[yl] = __ldg(p.ystart + t.y0 + yl) - t.r0;
+      for (int j = (lane & (l - 1)); j < ny; j += l) t.wy[yl * ny + j] = word32<MODE>(__ldg(p.yw + (size_t)(t.y0 + yl) * ny + j));
     }
   }
   copyWait();
+  return t;
+}
+
+// tileTaps reads a pixel's NB consecutive staged bytes from byte o of row r as
+// whole words, realigned with a funnel shift: byte k of the taps is byte k % 4 of
+// v[k / 4]. (The stage's rows have room for the word read past the span.)
+template <int NW>
+__device__ __forceinline__ void tileTaps(const unsigned char* row, int o, unsigned (&v)[NW]) {
+  const int sft = (o & 3) * 8;
+  const unsigned* wp = reinterpret_cast<const unsigned*>(row) + (o >> 2);
+  unsigned prev = wp[0];
+#pragma unroll
+  for (int q = 0; q < NW; ++q) {
+    const unsigned next = wp[q + 1];
+    v[q] = __funnelshift_r(prev, next, sft);
+    prev = next;
+  }
+}
+
+// tileStore stores 4 consecutive output bytes (word) at element e of the tile's
+// output row yl, as one word where aligned.
+template <int CN>
+__device__ __forceinline__ void tileStore(const ResizeParams& p, const TileSmem& t, int yl, int e, unsigned word) {
+  const int ne = t.npx * CN;
+  u8* d = static_cast<u8*>(p.dst) + (size_t)(t.y0 + yl) * p.dp + t.px0 * CN + e;
+  if (e + 4 <= ne && reinterpret_cast<size_t>(d) % 4 == 0) {
+    *reinterpret_cast<unsigned*>(d) = word;
+  } else {
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      if (e + q < ne) d[q] = (u8)(word >> (8 * q));
+  }
+}
+
+template <int CN>
+__device__ __forceinline__ void tile(const ResizeParams& p) {
+  constexpr int NE = GI_RESIZE_TW * CN;
+  const int nx = p.nx, ny = p.ny, sw = p.sw, rs = p.rs, ws = p.ws;
+  const TileSmem t = tileStage<kFloat, CN>(p);
+  float* const mid = reinterpret_cast<float*>(t.mid);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = GI_RESIZE_RT / 32;
   __syncthreads();
-  if (lane < npx) {
-    const int st = __ldg(p.xstart + px0 + lane), off = (st - cs) * CN;
+  if (lane < t.npx) {
+    const int st = __ldg(p.xstart + t.px0 + lane), off = (st - t.cs) * CN;
     const bool inside = st >= 0 && st + nx <= sw;
-    const float* const w = wx + lane * ws;
+    const float* const w = reinterpret_cast<const float*>(t.wx) + lane * ws;
     const unsigned magic = 0x4B000000;  // 2^23: a byte b in its low mantissa bits is 2^23 + b
-    for (int r = warp; r < fr; r += warps) {
-      const int al = ral[r];
+    for (int r = warp; r < t.fr; r += warps) {
+      const int al = t.al[r];
       float acc[CN] = {};
       if (inside) {
         const int o = al + off, sft = (o & 3) * 8;
-        const unsigned* wp = reinterpret_cast<const unsigned*>(stage + r * rs) + (o >> 2);
+        const unsigned* wp = reinterpret_cast<const unsigned*>(t.stage + r * rs) + (o >> 2);
         unsigned prev = wp[0];
         for (int j0 = 0; j0 < nx; j0 += 4, wp += CN) {
           unsigned v4[CN];  // the group's 4 taps, realigned
@@ -820,21 +899,21 @@ __device__ __forceinline__ void tile(const ResizeParams& p) {
           const float4 g = *reinterpret_cast<const float4*>(w + j0);
           const float gw[4] = {g.x, g.y, g.z, g.w};
 #pragma unroll
-          for (int t = 0; t < 4; ++t) {
-            if (j0 + t < nx) {
+          for (int tp = 0; tp < 4; ++tp) {
+            if (j0 + tp < nx) {
 #pragma unroll
               for (int c = 0; c < CN; ++c) {
-                const int k = t * CN + c;
+                const int k = tp * CN + c;
                 const float v = __int_as_float(__byte_perm(magic, v4[k / 4], 0x3104 + k % 4)) - 8388608.f;
-                accTap<kFloat>(acc[c], j0 + t, v, gw[t]);
+                accTap<kFloat>(acc[c], j0 + tp, v, gw[tp]);
               }
             }
           }
         }
       } else {
-        const unsigned char* s = stage + r * rs + al;
+        const unsigned char* s = t.stage + r * rs + al;
         for (int j = 0; j < nx; ++j) {
-          const unsigned char* sj = s + (clampi(st + j, sw) - cs) * CN;
+          const unsigned char* sj = s + (clampi(st + j, sw) - t.cs) * CN;
 #pragma unroll
           for (int c = 0; c < CN; ++c) accTap<kFloat>(acc[c], j, (float)sj[c], w[j]);
         }
@@ -847,11 +926,12 @@ __device__ __forceinline__ void tile(const ResizeParams& p) {
   // The vertical pass: 4 consecutive elements a thread (NE is a multiple of 4),
   // their intermediates one vector a row, stored as one word where aligned.
   constexpr int NQ = NE / 4;
-  const int ne = npx * CN;
-  for (int i = threadIdx.x; i < nrow * NQ; i += GI_RESIZE_RT) {
+  const int ne = t.npx * CN;
+  const float* const wy = reinterpret_cast<const float*>(t.wy);
+  for (int i = threadIdx.x; i < t.nrow * NQ; i += GI_RESIZE_RT) {
     const int yl = i / NQ, e = (i - yl * NQ) * 4;
     if (e >= ne) continue;
-    const float* m = mid + ry[yl] * NE + e;
+    const float* m = mid + t.ry[yl] * NE + e;
     const float* const b = wy + yl * ny;
     float acc[4];
     for (int j = 0; j < ny; ++j, m += NE) {
@@ -865,14 +945,202 @@ __device__ __forceinline__ void tile(const ResizeParams& p) {
     unsigned word = 0;
 #pragma unroll
     for (int q = 0; q < 4; ++q) word |= (unsigned)sat<u8>(acc[q]) << (8 * q);
-    u8* d = static_cast<u8*>(p.dst) + (size_t)(y0 + yl) * p.dp + px0 * CN + e;
-    if (e + 4 <= ne && reinterpret_cast<size_t>(d) % 4 == 0) {
-      *reinterpret_cast<unsigned*>(d) = word;
-    } else {
+    tileStore<CN>(p, t, yl, e, word);
+  }
+}
+
+// dot4 is c plus the dot product of the 4 bytes of a (unsigned) with those of w
+// (unsigned for lo, signed else): dp4a, exact in 32 bits.
+template <bool SIGNED>
+__device__ __forceinline__ int dot4(unsigned a, unsigned w, int c) {
+  int d;
+  if (SIGNED)
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(w), "r"(c));
+  else
+    asm("dp4a.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(w), "r"(c));
+  return d;
+}
+
+// chanTaps is channel c's taps 4g .. 4g+3 of a pixel whose CN-channel taps are
+// the bytes of v (tap j of channel c at byte j * CN + c), one tap a byte (g, c
+// constant after unrolling: byte permutes only).
+template <int CN, int NW>
+__device__ __forceinline__ unsigned chanTaps(const unsigned (&v)[NW], int g, int c) {
+  if (CN == 1) return v[g];
+  if (CN == 3) {
+    // Bytes 12g + c + {0, 3, 6, 9}: words 3g .. 3g+2.
+    const unsigned w0 = v[3 * g], w1 = v[3 * g + 1], w2 = v[3 * g + 2];
+    if (c == 0) return __byte_perm(__byte_perm(w0, w1, 0x0630), w2, 0x5210);
+    if (c == 1) return __byte_perm(__byte_perm(w0, w1, 0x0741), w2, 0x6210);
+    return __byte_perm(__byte_perm(w0, w1, 0x0052), w2, 0x7410);
+  }
+  // CN 4: byte c of words 4g .. 4g+3 (a 4x4 byte transpose, shared by the
+  // channels once unrolled).
+  const unsigned w0 = v[4 * g], w1 = v[4 * g + 1], w2 = v[4 * g + 2], w3 = v[4 * g + 3];
+  const unsigned a = __byte_perm(w0, w1, c < 2 ? 0x5140 : 0x7362), b = __byte_perm(w2, w3, c < 2 ? 0x5140 : 0x7362);
+  return __byte_perm(a, b, c % 2 == 0 ? 0x5410 : 0x7632);
+}
+
+// sat8bits is sat<u8>(f) in the low byte of a word (its other bytes not zero).
+__device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(fminf(fmaxf(f, 0.f), 255.f) + 8388608.f); }
+
+// packLow packs the low bytes of a, b, c and d into one word, a lowest.
+__device__ __forceinline__ unsigned packLow(unsigned a, unsigned b, unsigned c, unsigned d) {
+  return __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);
+}
+
+// tileStore8 stores 8 consecutive output bytes (words out) at element e of the
+// tile's output row yl: one 8-byte or two 4-byte stores where aligned, else bytes
+// (at the row's end, or at unaligned addresses).
+template <int CN>
+__device__ __forceinline__ void tileStore8(const ResizeParams& p, const TileSmem& t, int yl, int e, const unsigned (&out)[2]) {
+  const int ne = t.npx * CN;
+  u8* d = static_cast<u8*>(p.dst) + (size_t)(t.y0 + yl) * p.dp + t.px0 * CN + e;
+  const size_t a = reinterpret_cast<size_t>(d);
+  if (e + 8 <= ne && a % 8 == 0) {
+    *reinterpret_cast<uint2*>(d) = make_uint2(out[0], out[1]);
+  } else if (e + 8 <= ne && a % 4 == 0) {
+    reinterpret_cast<unsigned*>(d)[0] = out[0];
+    reinterpret_cast<unsigned*>(d)[1] = out[1];
+  } else {
 #pragma unroll
-      for (int q = 0; q < 4; ++q)
-        if (e + q < ne) d[q] = (u8)(word >> (8 * q));
+    for (int q = 0; q < 8; ++q)
+      if (e + q < ne) d[q] = (u8)(out[q / 4] >> (8 * (q % 4)));
+  }
+}
+
+// tileX8: kFix8's plans of K = 4 taps (cubic: VResizeCubicVec_32s8u's float
+// arithmetic for the row's first p.simd elements, the integer rounding past
+// them) or 8 (Lanczos4, integer) an axis, CN channels, as tile does them. The
+// horizontal pass (a thread a pixel, a warp a staged row) reads a pixel's K * CN
+// taps as whole words and sums each channel's taps 4 at a time with dp4a (the
+// 11-bit weights split into a low unsigned and a high signed byte: the sum of the
+// low products plus 256 times that of the high ones, exact); it leaves each sum
+// in mid as the vertical pass wants it: a float for K = 4 before p.simd, the
+// integer else. The vertical pass computes 8 consecutive elements a thread,
+// which lie on one side of p.simd (a multiple of 8; the tile's first element is
+// a multiple of 32).
+template <int K, int CN>
+__device__ __forceinline__ void tileX8(const ResizeParams& p) {
+  static_assert(K == 4 || K == 8, "tileX8: 4 or 8 taps");
+  constexpr int NE = GI_RESIZE_TW * CN, NB = K * CN, NW = (NB + 3) / 4, NG = K / 4;
+  constexpr int VE = 8, NV = VE / 4;
+  const int sw = p.sw, rs = p.rs, ws = p.ws;
+  const TileSmem t = tileStage<kFix8, CN>(p);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = GI_RESIZE_RT / 32;
+  __syncthreads();
+  if (lane < t.npx) {
+    const int st = __ldg(p.xstart + t.px0 + lane), off = (st - t.cs) * CN;
+    const bool inside = st >= 0 && st + K <= sw;
+    int a[K];
+#pragma unroll
+    for (int j = 0; j < K; j += 4) {
+      const uint4 g = *reinterpret_cast<const uint4*>(t.wx + lane * ws + j);
+      a[j] = (int)g.x, a[j + 1] = (int)g.y, a[j + 2] = (int)g.z, a[j + 3] = (int)g.w;
     }
+    // The weights' low (unsigned) and high (signed) bytes, 4 taps a word.
+    unsigned wlo[NG], whi[NG];
+#pragma unroll
+    for (int g = 0; g < NG; ++g) {
+      wlo[g] = whi[g] = 0;
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        wlo[g] |= (unsigned)(a[4 * g + k] & 255) << (8 * k);
+        whi[g] |= (unsigned)((a[4 * g + k] >> 8) & 255) << (8 * k);
+      }
+    }
+    const int x0 = (t.px0 + lane) * CN;  // the pixel's first element in the output row
+    for (int r = warp; r < t.fr; r += warps) {
+      int acc[CN] = {};
+      if (inside) {
+        unsigned v[NW];
+        tileTaps<NW>(t.stage + r * rs, t.al[r] + off, v);
+#pragma unroll
+        for (int c = 0; c < CN; ++c) {
+          int lo = 0, hi = 0;
+#pragma unroll
+          for (int g = 0; g < NG; ++g) {
+            const unsigned tp = chanTaps<CN>(v, g, c);
+            lo = dot4<false>(tp, wlo[g], lo);
+            hi = dot4<true>(tp, whi[g], hi);
+          }
+          acc[c] = lo + (hi << 8);
+        }
+      } else {
+        const unsigned char* const srow = t.stage + r * rs + t.al[r];
+#pragma unroll
+        for (int j = 0; j < K; ++j) {
+          const unsigned char* sj = srow + (clampi(st + j, sw) - t.cs) * CN;
+#pragma unroll
+          for (int c = 0; c < CN; ++c) acc[c] += (int)sj[c] * a[j];
+        }
+      }
+      unsigned h[CN];
+#pragma unroll
+      for (int c = 0; c < CN; ++c) h[c] = K == 4 && x0 + c < p.simd ? __float_as_uint((float)acc[c]) : (unsigned)acc[c];
+      unsigned* const m = t.mid + r * NE + lane * CN;
+      if (CN == 4) {
+        *reinterpret_cast<uint4*>(m) = make_uint4(h[0], h[CN > 1 ? 1 : 0], h[CN > 2 ? 2 : 0], h[CN > 3 ? 3 : 0]);
+      } else {
+#pragma unroll
+        for (int c = 0; c < CN; ++c) m[c] = h[c];
+      }
+    }
+  }
+  __syncthreads();
+  constexpr int NQ = NE / VE;
+  const int ne = t.npx * CN;
+  for (int i = threadIdx.x; i < t.nrow * NQ; i += GI_RESIZE_RT) {
+    const int yl = i / NQ, e = (i - yl * NQ) * VE;
+    if (e >= ne) continue;
+    const unsigned* const m = t.mid + t.ry[yl] * NE + e;
+    int b[K];  // the row's vertical weights (16-byte aligned rows)
+#pragma unroll
+    for (int j = 0; j < K; j += 4) {
+      const int4 bw = *reinterpret_cast<const int4*>(reinterpret_cast<const int*>(t.wy) + yl * K + j);
+      b[j] = bw.x, b[j + 1] = bw.y, b[j + 2] = bw.z, b[j + 3] = bw.w;
+    }
+    unsigned out[NV];
+    if (K == 4 && t.px0 * CN + e < p.simd) {
+      // VResizeCubicVec_32s8u: the weights scaled by 2^-22, products summed last
+      // to first, each rounded.
+      float acc[VE];
+#pragma unroll
+      for (int j = K - 1; j >= 0; --j) {
+        const float bs = __fmul_rn((float)b[j], 1.f / (2048.f * 2048.f));
+#pragma unroll
+        for (int v = 0; v < NV; ++v) {
+          const uint4 h = *reinterpret_cast<const uint4*>(m + j * NE + 4 * v);
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            const float pr = __fmul_rn(__uint_as_float(word(h, q)), bs);
+            acc[4 * v + q] = j == K - 1 ? pr : __fadd_rn(pr, acc[4 * v + q]);
+          }
+        }
+      }
+#pragma unroll
+      for (int v = 0; v < NV; ++v)
+        out[v] = packLow(sat8bits(acc[4 * v]), sat8bits(acc[4 * v + 1]), sat8bits(acc[4 * v + 2]), sat8bits(acc[4 * v + 3]));
+    } else {
+      int acc[VE] = {};
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+#pragma unroll
+        for (int v = 0; v < NV; ++v) {
+          const uint4 h = *reinterpret_cast<const uint4*>(m + j * NE + 4 * v);
+#pragma unroll
+          for (int q = 0; q < 4; ++q) acc[4 * v + q] += (int)word(h, q) * b[j];
+        }
+      }
+#pragma unroll
+      for (int v = 0; v < NV; ++v) {
+        unsigned o[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) o[q] = (unsigned)sati<u8>((acc[4 * v + q] + (1 << 21)) >> 22);
+        out[v] = packLow(o[0], o[1], o[2], o[3]);
+      }
+    }
+    tileStore8<CN>(p, t, yl, e, out);
   }
 }
 
@@ -957,6 +1225,19 @@ GI_RESIZE_HV(p, kPillow, u8)
 GI_RESIZE_TILE(1)
 GI_RESIZE_TILE(3)
 GI_RESIZE_TILE(4)
+
+// gi_resize_tile_x8_K_u8cCN: tileX8, K taps, CN channels.
+#define GI_RESIZE_TILEX8(K, CN)                                                                             \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT, 8) gi_resize_tile_x8_##K##_u8c##CN(             \
+      __grid_constant__ const ResizeParams p) {                                                             \
+    resize::tileX8<K, CN>(p);                                                                               \
+  }
+GI_RESIZE_TILEX8(4, 1)
+GI_RESIZE_TILEX8(4, 3)
+GI_RESIZE_TILEX8(4, 4)
+GI_RESIZE_TILEX8(8, 1)
+GI_RESIZE_TILEX8(8, 3)
+GI_RESIZE_TILEX8(8, 4)
 
 // gi_resize_reg_MODE_K_T: any channel count; _cCN: CN channels.
 #define GI_RESIZE_REG_CN(NAME, MODE, K, E, T, CN, SFX)                                                     \

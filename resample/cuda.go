@@ -136,7 +136,7 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	if t, ok := pl.tileShape(sms, core.MaxSharedOptin(s.Dev)); ok && tileReadable(s) {
 		p.Th, p.Fr, p.Rs, p.Ws = int32(t.th), int32(t.fr), int32(t.rs), int32(t.ws)
 		grid := [3]int{(pl.dw + resizeTW - 1) / resizeTW, (pl.dh + t.th - 1) / t.th, 1}
-		return s.Dev.Launch(str, fmt.Sprintf("gi_resize_tile_f_u8c%d", pl.cn), grid, [3]int{resizeRT, 1, 1}, t.smem, core.Struct(&p))
+		return s.Dev.Launch(str, pl.tileKernel(), grid, [3]int{resizeRT, 1, 1}, t.smem, core.Struct(&p))
 	}
 	if name, _, e := resizeRegKernel(pl); name != "" {
 		gx := (pl.dw*pl.cn + resizeRT*e - 1) / (resizeRT * e)
@@ -166,15 +166,14 @@ func (pl *resizePlan) deviceTables() ([][]byte, uint64) {
 
 // tileShape is how gi_resize_tile_* computes the plan on a device of sms
 // multiprocessors whose blocks may opt in to optin bytes of shared memory, and
-// whether it does: it takes InterArea's 8-bit shrinks by other than whole
-// factors (OpenCV's float arithmetic), 1, 3 or 4 channels (kept with the plan,
-// made once a device kind). On the H100 (8UC3, same run) it took 1080p->224x224
-// from 16.3 to 11.7 us, 1080p by 2/3 from 20.1 to 15.9, 4K->224x224 from 32.2 to
-// 23.4, and 4K by 2/3 from 47.1 to 48.3 (no gain there) against the register and
-// two-pass kernels; Pillow's arithmetic (Scale) measured slower in it, and stays
-// with those.
+// whether it does (tileKernel's plans; kept with the plan, made once a device
+// kind). For InterArea's shrinks on the H100 (8UC3, same run) it took
+// 1080p->224x224 from 16.3 to 11.7 us, 1080p by 2/3 from 20.1 to 15.9,
+// 4K->224x224 from 32.2 to 23.4, and 4K by 2/3 from 47.1 to 48.3 (no gain there)
+// against the register and two-pass kernels; Pillow's arithmetic (Scale)
+// measured slower in it, and stays with those.
 func (pl *resizePlan) tileShape(sms, optin int) (resizeTile, bool) {
-	if pl.kind != kindSep || pl.depth != core.Depth8U || pl.arith != arFloat || (pl.cn != 1 && pl.cn != 3 && pl.cn != 4) {
+	if pl.tileKernel() == "" {
 		return resizeTile{}, false
 	}
 	key := [2]int{sms, optin}
@@ -189,6 +188,30 @@ func (pl *resizePlan) tileShape(sms, optin int) (resizeTile, bool) {
 		pl.tiles[key] = t
 	}
 	return t, t.th > 0
+}
+
+// tileKernel is the gi_resize_tile_* kernel that computes the plan, "" for none
+// (1, 3 or 4 channels of 8U): InterArea's shrinks by other than whole factors
+// (OpenCV's float arithmetic, gi_resize_tile_f_u8cN), and of the fixed-point
+// plans (gi_resize_tile_x8_K_u8cN) Lanczos4's (8 taps) and cubic shrinks (4
+// taps; VResizeCubicVec_32s8u's rounding, as gi_resize_sep8_4_*). On the H100
+// (8UC3, same run, against the register kernels) Lanczos4 4K->1080p went from
+// 59.7 to 40.7 us, 1080p->4K from 115.2 to 75.9, cubic 4K->1080p from 31.0 to
+// 28.1, 8K->4K from 112.6 to 96.4 and 1080p by 2/3 from 16.9 to 13.3; linear
+// (2 taps) and cubic enlargements measured slower in it (1080p->4K linear 39.8
+// against 27.2 us, cubic 4K->8K 155.5 against 150.0) and stay with sep8.
+func (pl *resizePlan) tileKernel() string {
+	if pl.kind != kindSep || pl.depth != core.Depth8U || (pl.cn != 1 && pl.cn != 3 && pl.cn != 4) {
+		return ""
+	}
+	switch {
+	case pl.arith == arFloat:
+		return fmt.Sprintf("gi_resize_tile_f_u8c%d", pl.cn)
+	case pl.arith == arFix8 && pl.x.n == 8 && pl.y.n == 8,
+		pl.arith == arFix8 && pl.x.n == 4 && pl.y.n == 4 && pl.simdKind == simdCubic && pl.dh < pl.sh:
+		return fmt.Sprintf("gi_resize_tile_x8_%d_u8c%d", pl.x.n, pl.cn)
+	}
+	return ""
 }
 
 // resizeTile is a gi_resize_tile_* launch's shape: th output rows a block,

@@ -1,7 +1,5 @@
 package resample
 
-import "fmt"
-
 // PolyKernel is the kernel polyLaunch picks for a resampling of rows signals of n
 // samples by up/down (reduced) with m taps, on a device of sms multiprocessors,
 // with its block, outputs a thread and stage.
@@ -29,7 +27,7 @@ func ScaleKernel(sw, sh, dw, dh, cn int, f Filter) (name string, k int) {
 
 func planKernel(pl *resizePlan) (name string, k int) {
 	if _, ok := pl.tileShape(132, 227<<10); ok {
-		return fmt.Sprintf("gi_resize_tile_f_u8c%d", pl.cn), 0
+		return pl.tileKernel(), 0
 	}
 	name, k, _ = resizeRegKernel(pl)
 	return name, k

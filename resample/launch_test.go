@@ -3,6 +3,7 @@ package resample_test
 import (
 	"fmt"
 	"image"
+	"math"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -102,8 +103,9 @@ func TestPolyKernelChoice(t *testing.T) {
 }
 
 // The kernel each resize gets: the 8-bit linear and cubic kernels for 1, 3 and 4
-// channels, the register kernels by taps, the two passes for filters longer than
-// 8 taps.
+// channels, the tile kernels for 8-bit Lanczos4, cubic shrinks and fractional
+// area shrinks of 1, 3 and 4 channels, the register kernels by taps, the two
+// passes for filters longer than 8 taps.
 func TestResizeKernelChoice(t *testing.T) {
 	for _, c := range []struct {
 		sw, sh, dw, dh, cn int
@@ -115,10 +117,14 @@ func TestResizeKernelChoice(t *testing.T) {
 		{1920, 1080, 3000, 2000, 4, resample.InterLinear, "gi_resize_sep8_2_c4"},
 		{1920, 1080, 3000, 2000, 2, resample.InterLinear, "gi_resize_reg_x8_2_u8"},
 		{1920, 1080, 3000, 2000, 3, resample.InterArea, "gi_resize_sep8_2_c3"},
-		{3840, 2160, 1920, 1080, 3, resample.InterCubic, "gi_resize_sep8_4_c3e2"},
+		{3840, 2160, 1920, 1080, 3, resample.InterCubic, "gi_resize_tile_x8_4_u8c3"},
+		{1920, 1080, 1280, 720, 1, resample.InterCubic, "gi_resize_tile_x8_4_u8c1"},
 		{1920, 1080, 3840, 2160, 3, resample.InterCubic, "gi_resize_sep8_4_c3"},
 		{1920, 1080, 3840, 2160, 2, resample.InterCubic, "gi_resize_reg_x8_4_u8"},
-		{3840, 2160, 1920, 1080, 3, resample.InterLanczos4, "gi_resize_reg_x8_8_u8c3"},
+		{3840, 2160, 1920, 1080, 2, resample.InterCubic, "gi_resize_reg_x8_4_u8"},
+		{3840, 2160, 1920, 1080, 3, resample.InterLanczos4, "gi_resize_tile_x8_8_u8c3"},
+		{1920, 1080, 3840, 2160, 4, resample.InterLanczos4, "gi_resize_tile_x8_8_u8c4"},
+		{3840, 2160, 1920, 1080, 2, resample.InterLanczos4, "gi_resize_reg_x8_8_u8"},
 		{3840, 2160, 2560, 1440, 3, resample.InterArea, "gi_resize_tile_f_u8c3"},
 		{3840, 2160, 224, 224, 3, resample.InterArea, "gi_resize_tile_f_u8c3"},
 		{1920, 1080, 224, 224, 1, resample.InterArea, "gi_resize_tile_f_u8c1"},
@@ -155,25 +161,31 @@ func TestScaleKernelChoice(t *testing.T) {
 	}
 }
 
-// The tile kernel's shapes: every row tile's source rows within fr, the
+// The tile kernels' shapes: every row tile's source rows within fr, the
 // staged rows' stride past the widest span with room for the word-wise reads,
 // shared memory as the kernel lays it out, within the block's limit; several
 // rows a block where they fit.
 func TestResizeTileShape(t *testing.T) {
 	for _, c := range []struct {
 		sw, sh, dw, dh, cn int
+		in                 resample.Interpolation
 		minTh              int
 	}{
-		{3840, 2160, 224, 224, 3, 1}, {1920, 1080, 224, 224, 3, 2}, {1920, 1080, 1280, 720, 3, 16},
-		{3840, 2160, 2560, 1440, 4, 8}, {451, 300, 17, 9, 1, 1}, {37, 5, 2, 1, 3, 1},
+		{3840, 2160, 224, 224, 3, resample.InterArea, 1}, {1920, 1080, 224, 224, 3, resample.InterArea, 2},
+		{1920, 1080, 1280, 720, 3, resample.InterArea, 16}, {3840, 2160, 2560, 1440, 4, resample.InterArea, 8},
+		{451, 300, 17, 9, 1, resample.InterArea, 1}, {37, 5, 2, 1, 3, resample.InterArea, 1},
+		{3840, 2160, 1920, 1080, 3, resample.InterCubic, 8}, {7680, 4320, 3840, 2160, 4, resample.InterCubic, 8},
+		{3840, 2160, 1920, 1080, 3, resample.InterLanczos4, 8}, {1920, 1080, 3840, 2160, 3, resample.InterLanczos4, 32},
+		{451, 300, 1000, 700, 1, resample.InterLanczos4, 8}, {7, 5, 3, 2, 4, resample.InterLanczos4, 1},
 	} {
-		th, fr, rs, smem := resample.ResizeTile(c.sw, c.sh, c.dw, c.dh, c.cn, resample.InterArea)
+		th, fr, rs, smem := resample.ResizeTile(c.sw, c.sh, c.dw, c.dh, c.cn, c.in)
 		sx, sy := float64(c.sw)/float64(c.dw), float64(c.sh)/float64(c.dh)
-		name := fmt.Sprintf("%dx%d -> %dx%d x%d", c.sw, c.sh, c.dw, c.dh, c.cn)
+		taps := map[resample.Interpolation]float64{resample.InterCubic: 4, resample.InterLanczos4: 8}[c.in]
+		name := fmt.Sprintf("%dx%d -> %dx%d x%d %v", c.sw, c.sh, c.dw, c.dh, c.cn, c.in)
 		switch {
 		case th < c.minTh:
 			t.Errorf("%s: %d rows a block, want at least %d", name, th, c.minTh)
-		case float64(fr) < sy*float64(min(th, c.dh)) || float64(fr) > sy*float64(th)+sy+2:
+		case float64(fr) < sy*float64(min(th, c.dh)) || float64(fr) > sy*float64(th)+max(taps, math.Ceil(sy)+1)+1:
 			t.Errorf("%s: %d rows staged for %d output rows of %.3g", name, fr, th, sy)
 		case rs%16 != 0 || float64(rs) < sx*32*float64(c.cn) && c.dw > 32 || rs < 48:
 			t.Errorf("%s: rows %d bytes apart", name, rs)

@@ -104,7 +104,7 @@ if [ "$part" = resize ]; then
   python3 bench/peers/compare.py "$out/resize.csv" | tee "$out/resize-compare.txt"
   step resize-report python3 bench/peers/report.py "$out/resize.csv" "$out/resize-report" 2793 "$out"
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_sep8_4_c3e2:'resize cubic 1/2' gi_resize_sep8_4_c3:'resize cubic x2' gi_resize_reg_x8_8_u8c3:'resize lanczos4 1/2' gi_resize_sep8_2_c3:'resize linear x2' gi_resize_tile_f_u8c3:'resize area ->224' gi_resize_tile_f_u8c3:'resize area 2/3' gi_resize_h_p_u8:'scale lanczos3 1/2'; do
+  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_tile_x8_4_u8c3:'resize cubic 1/2' gi_resize_sep8_4_c3:'resize cubic x2' gi_resize_tile_x8_8_u8c3:'resize lanczos4 1/2' gi_resize_sep8_2_c3:'resize linear x2' gi_resize_tile_f_u8c3:'resize area ->224' gi_resize_tile_f_u8c3:'resize area 2/3' gi_resize_h_p_u8:'scale lanczos3 1/2'; do
     i=$((${i:-0} + 1))
     step "ncu-$i-${k%%:*}" "$ncu" --clock-control none --kernel-name "${k%%:*}" --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
       .gpu/bench -e2e=false -only "${k#*:}" -sizes 3840x2160 -reps 3 -warmup 3

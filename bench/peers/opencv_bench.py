@@ -120,6 +120,7 @@ for name, f, size, interp in [
     ("resize nearest 1/2", 0.5, None, cv2.INTER_NEAREST), ("resize linear x2", 2, None, cv2.INTER_LINEAR),
     ("resize cubic x2", 2, None, cv2.INTER_CUBIC), ("resize area ->224x224", 0, (224, 224), cv2.INTER_AREA),
     ("resize linear 2/3", 2 / 3, None, cv2.INTER_LINEAR), ("resize area 2/3", 2 / 3, None, cv2.INTER_AREA),
+    ("resize lanczos4 x2", 2, None, cv2.INTER_LANCZOS4), ("resize cubic 2/3", 2 / 3, None, cv2.INTER_CUBIC),
 ]:
     nb, fn = rsz(f, size, interp)
     cases.append((name, "8UC3", nb, fn))
