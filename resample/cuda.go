@@ -199,19 +199,26 @@ func (pl *resizePlan) tileShape(sms, optin int) (resizeTile, bool) {
 // 59.7 to 40.7 us, 1080p->4K from 115.2 to 75.9, cubic 4K->1080p from 31.0 to
 // 28.1, 8K->4K from 112.6 to 96.4 and 1080p by 2/3 from 16.9 to 13.3; linear
 // (2 taps) and cubic enlargements measured slower in it (1080p->4K linear 39.8
-// against 27.2 us, cubic 4K->8K 155.5 against 150.0) and stay with sep8.
+// against 27.2 us, cubic 4K->8K 155.5 against 150.0) and stay with sep8, as do
+// steep shrinks (below).
 func (pl *resizePlan) tileKernel() string {
 	if pl.kind != kindSep || pl.depth != core.Depth8U || (pl.cn != 1 && pl.cn != 3 && pl.cn != 4) {
 		return ""
 	}
-	switch {
-	case pl.arith == arFloat:
+	if pl.arith == arFloat {
 		return fmt.Sprintf("gi_resize_tile_f_u8c%d", pl.cn)
-	case pl.arith == arFix8 && pl.x.n == 8 && pl.y.n == 8,
-		pl.arith == arFix8 && pl.x.n == 4 && pl.y.n == 4 && pl.simdKind == simdCubic && pl.dh < pl.sh:
-		return fmt.Sprintf("gi_resize_tile_x8_%d_u8c%d", pl.x.n, pl.cn)
 	}
-	return ""
+	if pl.arith != arFix8 || pl.x.n != pl.y.n || (pl.x.n != 8 && (pl.x.n != 4 || pl.simdKind != simdCubic || pl.dh >= pl.sh)) {
+		return ""
+	}
+	// Shrinks steeper than 3x (cubic) or 4x (Lanczos4) on either axis stay with
+	// the register kernels: the stage would copy mostly bytes that no tap reads
+	// (1080p by 0.125: Lanczos4 8UC4 17.3 against 12.8 us, cubic 8UC1 11.9
+	// against 10.0, BenchmarkCUDAResize on the H100).
+	if lim := map[int]int{4: 3, 8: 4}[pl.x.n]; pl.sw >= lim*pl.dw || pl.sh >= lim*pl.dh {
+		return ""
+	}
+	return fmt.Sprintf("gi_resize_tile_x8_%d_u8c%d", pl.x.n, pl.cn)
 }
 
 // resizeTile is a gi_resize_tile_* launch's shape: th output rows a block,

@@ -211,7 +211,7 @@ func BenchmarkCUDAResize(b *testing.B) {
 		data := tu.RandomBytes(r, mt.Depth(), 1080*1920*mt.Channels())
 		src := view(b, gpu, 1080, 1920, mt, data, image.Rect(0, 0, 1920, 1080))
 		for _, in := range []resample.Interpolation{resample.InterLinear, resample.InterCubic, resample.InterLanczos4, resample.InterArea} {
-			for _, f := range []float64{0.5, 2.0 / 3, 0.3, 1.37, 2} {
+			for _, f := range []float64{0.5, 2.0 / 3, 0.3, 0.125, 1.37, 2} {
 				b.Run(fmt.Sprintf("%v/%v/x%.3g", mt, in, f), func(b *testing.B) {
 					dst := &gpuimage.Image{}
 					defer dst.Close()
