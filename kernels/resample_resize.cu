@@ -96,20 +96,25 @@ __device__ __forceinline__ void areaAt(const ResizeParams& p, int x, int y) {
   if (full) {
     // OpenCV adds the block's elements four at a time (an exact sum of four of the
     // integer depths), then into the running sum: int for 8U, float otherwise.
+    // The block row by row (k = ky * ix + kx counts its elements in OpenCV's
+    // order), each row's loads unrolled so that they are in flight together.
     int isum = 0;
     float fsum = 0.f, grp = 0.f;
     const int tail = n / 4 * 4;
-    for (int k = 0; k < n; ++k) {
-      const int ky = k / p.ix, kx = k - ky * p.ix;
-      const T v = __ldg(row<T>(p.src, p.sp, sy0 + ky) + (sx0 + kx) * cn + c);
-      if (sizeof(T) == 1) {
-        isum += (int)v;
-      } else if (sizeof(T) == 4) {
-        grp = (k % 4 == 0 || k >= tail) ? (float)v : __fadd_rn(grp, (float)v);
-        if (k % 4 == 3 || k >= tail) fsum = __fadd_rn(fsum, grp);
-      } else {
-        isum = (k % 4 == 0 || k >= tail) ? (int)v : isum + (int)v;
-        if (k % 4 == 3 || k >= tail) fsum = __fadd_rn(fsum, (float)isum);
+    const T* s = row<T>(p.src, p.sp, sy0) + sx0 * cn + c;
+    for (int ky = 0, k = 0; ky < p.iy; ++ky, s = reinterpret_cast<const T*>(reinterpret_cast<const char*>(s) + p.sp)) {
+#pragma unroll 8
+      for (int kx = 0; kx < p.ix; ++kx, ++k) {
+        const T v = __ldg(s + kx * cn);
+        if (sizeof(T) == 1) {
+          isum += (int)v;
+        } else if (sizeof(T) == 4) {
+          grp = (k % 4 == 0 || k >= tail) ? (float)v : __fadd_rn(grp, (float)v);
+          if (k % 4 == 3 || k >= tail) fsum = __fadd_rn(fsum, grp);
+        } else {
+          isum = (k % 4 == 0 || k >= tail) ? (int)v : isum + (int)v;
+          if (k % 4 == 3 || k >= tail) fsum = __fadd_rn(fsum, (float)isum);
+        }
       }
     }
     if (sizeof(T) == 1) fsum = (float)isum;
