@@ -858,18 +858,24 @@ __device__ __forceinline__ void tileTaps(const unsigned char* row, int o, unsign
   }
 }
 
-// tileStore stores 4 consecutive output bytes (word) at element e of the tile's
-// output row yl, as one word where aligned.
-template <int CN>
-__device__ __forceinline__ void tileStore(const ResizeParams& p, const TileSmem& t, int yl, int e, unsigned word) {
+// tileStore stores 4 * NV consecutive output bytes (words out) at element e of
+// the tile's output row yl: one 8-byte store (NV 2) or NV 4-byte stores where
+// aligned, else bytes (at the row's end, or at unaligned addresses).
+template <int CN, int NV>
+__device__ __forceinline__ void tileStore(const ResizeParams& p, const TileSmem& t, int yl, int e, const unsigned (&out)[NV]) {
+  static_assert(NV == 1 || NV == 2, "tileStore: 4 or 8 bytes");
   const int ne = t.npx * CN;
   u8* d = static_cast<u8*>(p.dst) + (size_t)(t.y0 + yl) * p.dp + t.px0 * CN + e;
-  if (e + 4 <= ne && reinterpret_cast<size_t>(d) % 4 == 0) {
-    *reinterpret_cast<unsigned*>(d) = word;
+  const size_t a = reinterpret_cast<size_t>(d);
+  if (e + 4 * NV <= ne && NV == 2 && a % 8 == 0) {
+    *reinterpret_cast<uint2*>(d) = make_uint2(out[0], out[NV - 1]);
+  } else if (e + 4 * NV <= ne && a % 4 == 0) {
+#pragma unroll
+    for (int q = 0; q < NV; ++q) reinterpret_cast<unsigned*>(d)[q] = out[q];
   } else {
 #pragma unroll
-    for (int q = 0; q < 4; ++q)
-      if (e + q < ne) d[q] = (u8)(word >> (8 * q));
+    for (int q = 0; q < 4 * NV; ++q)
+      if (e + q < ne) d[q] = (u8)(out[q / 4] >> (8 * (q % 4)));
   }
 }
 
@@ -947,9 +953,9 @@ __device__ __forceinline__ void tile(const ResizeParams& p) {
       accTap<kFloat>(acc[2], j, v.z, bj);
       accTap<kFloat>(acc[3], j, v.w, bj);
     }
-    unsigned word = 0;
+    unsigned word[1] = {0};
 #pragma unroll
-    for (int q = 0; q < 4; ++q) word |= (unsigned)sat<u8>(acc[q]) << (8 * q);
+    for (int q = 0; q < 4; ++q) word[0] |= (unsigned)sat<u8>(acc[q]) << (8 * q);
     tileStore<CN>(p, t, yl, e, word);
   }
 }
@@ -992,26 +998,6 @@ __device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(f
 // packLow packs the low bytes of a, b, c and d into one word, a lowest.
 __device__ __forceinline__ unsigned packLow(unsigned a, unsigned b, unsigned c, unsigned d) {
   return __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);
-}
-
-// tileStore8 stores 8 consecutive output bytes (words out) at element e of the
-// tile's output row yl: one 8-byte or two 4-byte stores where aligned, else bytes
-// (at the row's end, or at unaligned addresses).
-template <int CN>
-__device__ __forceinline__ void tileStore8(const ResizeParams& p, const TileSmem& t, int yl, int e, const unsigned (&out)[2]) {
-  const int ne = t.npx * CN;
-  u8* d = static_cast<u8*>(p.dst) + (size_t)(t.y0 + yl) * p.dp + t.px0 * CN + e;
-  const size_t a = reinterpret_cast<size_t>(d);
-  if (e + 8 <= ne && a % 8 == 0) {
-    *reinterpret_cast<uint2*>(d) = make_uint2(out[0], out[1]);
-  } else if (e + 8 <= ne && a % 4 == 0) {
-    reinterpret_cast<unsigned*>(d)[0] = out[0];
-    reinterpret_cast<unsigned*>(d)[1] = out[1];
-  } else {
-#pragma unroll
-    for (int q = 0; q < 8; ++q)
-      if (e + q < ne) d[q] = (u8)(out[q / 4] >> (8 * (q % 4)));
-  }
 }
 
 // tileX8: kFix8's plans of K = 4 taps (cubic: VResizeCubicVec_32s8u's float
@@ -1145,7 +1131,7 @@ __device__ __forceinline__ void tileX8(const ResizeParams& p) {
         out[v] = packLow(o[0], o[1], o[2], o[3]);
       }
     }
-    tileStore8<CN>(p, t, yl, e, out);
+    tileStore<CN>(p, t, yl, e, out);
   }
 }
 

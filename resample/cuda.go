@@ -136,7 +136,7 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	if t, ok := pl.tileShape(sms, core.MaxSharedOptin(s.Dev)); ok && tileReadable(s) {
 		p.Th, p.Fr, p.Rs, p.Ws = int32(t.th), int32(t.fr), int32(t.rs), int32(t.ws)
 		grid := [3]int{(pl.dw + resizeTW - 1) / resizeTW, (pl.dh + t.th - 1) / t.th, 1}
-		return s.Dev.Launch(str, pl.tileKernel(), grid, [3]int{resizeRT, 1, 1}, t.smem, core.Struct(&p))
+		return s.Dev.Launch(str, t.name, grid, [3]int{resizeRT, 1, 1}, t.smem, core.Struct(&p))
 	}
 	if name, _, e := resizeRegKernel(pl); name != "" {
 		gx := (pl.dw*pl.cn + resizeRT*e - 1) / (resizeRT * e)
@@ -173,7 +173,7 @@ func (pl *resizePlan) deviceTables() ([][]byte, uint64) {
 // against the register and two-pass kernels; Pillow's arithmetic (Scale)
 // measured slower in it, and stays with those.
 func (pl *resizePlan) tileShape(sms, optin int) (resizeTile, bool) {
-	if pl.tileKernel() == "" {
+	if pl.kind != kindSep {
 		return resizeTile{}, false
 	}
 	key := [2]int{sms, optin}
@@ -215,18 +215,25 @@ func (pl *resizePlan) tileKernel() string {
 	// the register kernels: the stage would copy mostly bytes that no tap reads
 	// (1080p by 0.125: Lanczos4 8UC4 17.3 against 12.8 us, cubic 8UC1 11.9
 	// against 10.0, BenchmarkCUDAResize on the H100).
-	if lim := map[int]int{4: 3, 8: 4}[pl.x.n]; pl.sw >= lim*pl.dw || pl.sh >= lim*pl.dh {
+	lim := 3
+	if pl.x.n == 8 {
+		lim = 4
+	}
+	if pl.sw >= lim*pl.dw || pl.sh >= lim*pl.dh {
 		return ""
 	}
 	return fmt.Sprintf("gi_resize_tile_x8_%d_u8c%d", pl.x.n, pl.cn)
 }
 
-// resizeTile is a gi_resize_tile_* launch's shape: th output rows a block,
-// staging at most fr source rows rs bytes apart and its pixels' horizontal
-// weights ws apart, smem bytes of shared memory a block
-// (kernels/resample_resize.cu's tile lays them out); th 0: the kernel does not
-// take the plan.
-type resizeTile struct{ th, fr, rs, ws, smem int }
+// resizeTile is a gi_resize_tile_* launch: the kernel's name (tileKernel's), th
+// output rows a block, staging at most fr source rows rs bytes apart and its
+// pixels' horizontal weights ws apart, smem bytes of shared memory a block
+// (kernels/resample_resize.cu's tile lays them out); th 0: no tile kernel takes
+// the plan.
+type resizeTile struct {
+	name                 string
+	th, fr, rs, ws, smem int
+}
 
 // resizeTileSmem is the shared memory a tile kernel's block aims at (several
 // blocks a multiprocessor); a tile of one row may take up to resizeTileMax.
@@ -240,6 +247,10 @@ const (
 // rows a block repeat more of the source rows their tiles share), else one row
 // within resizeTileMax, else none.
 func newResizeTile(pl *resizePlan, sms, optin int) resizeTile {
+	name := pl.tileKernel()
+	if name == "" {
+		return resizeTile{}
+	}
 	for _, a := range []axis{pl.x, pl.y} {
 		for i := 1; i < len(a.start); i++ {
 			if a.start[i] < a.start[i-1] {
@@ -267,9 +278,9 @@ func newResizeTile(pl *resizePlan, sms, optin int) resizeTile {
 			last := min(y0+th, pl.dh) - 1
 			fr = max(fr, int(pl.y.start[last])+pl.y.n-int(pl.y.start[y0]))
 		}
-		// stage, mid, wx, ry, wy, al
-		smem := fr*rs + 4*(fr*resizeTW*pl.cn+resizeTW*ws+th+th*pl.y.n+fr)
-		return resizeTile{th: th, fr: fr, rs: rs, ws: ws, smem: smem}
+		// stage, mid, wx, wy, ry, al
+		smem := fr*rs + 4*(fr*resizeTW*pl.cn+resizeTW*ws+th*pl.y.n+th+fr)
+		return resizeTile{name: name, th: th, fr: fr, rs: rs, ws: ws, smem: smem}
 	}
 	gx := (pl.dw + resizeTW - 1) / resizeTW
 	for _, th := range []int{64, 48, 32, 24, 16, 12, 8, 6, 4, 3, 2} {
@@ -444,18 +455,22 @@ func resizeElems(a arith, k int) int {
 func resizeRegRows(name string, dh, gx, e, sms int, shrink bool) int {
 	var th int
 	if strings.HasPrefix(name, "gi_resize_sep8_") {
+		// rows(per) is the rows a tile for per tiles a multiprocessor.
+		rows := func(per int) int {
+			tiles := max(1, per*sms/gx)
+			return (dh + tiles - 1) / tiles
+		}
 		per := 20 // 2 x 10 blocks of gi_resize_sep8_2_*, 2.5 x 8 of gi_resize_sep8_4_*
 		if e == 2 {
 			per = 36 // 3 x 12 of gi_resize_sep8_4_*e2
 		}
 		if shrink && strings.HasPrefix(name, "gi_resize_sep8_2_") {
-			tiles := max(1, 10*sms/gx)
-			if th1 := min(resizeThMax, (dh+tiles-1)/tiles); gx*((dh+th1-1)/th1) <= 10*sms {
+			// One wave: 10 blocks a multiprocessor (GI_RESIZE_SEP8_BLOCKS).
+			if th1 := min(resizeThMax, rows(10)); gx*((dh+th1-1)/th1) <= 10*sms {
 				per = 10
 			}
 		}
-		tiles := max(1, per*sms/gx)
-		th = (dh + tiles - 1) / tiles
+		th = rows(per)
 	} else {
 		th = dh * gx / (16 * sms)
 	}

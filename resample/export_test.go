@@ -26,8 +26,8 @@ func ScaleKernel(sw, sh, dw, dh, cn int, f Filter) (name string, k int) {
 }
 
 func planKernel(pl *resizePlan) (name string, k int) {
-	if _, ok := pl.tileShape(132, 227<<10); ok {
-		return pl.tileKernel(), 0
+	if t, ok := pl.tileShape(132, 227<<10); ok {
+		return t.name, 0
 	}
 	name, k, _ = resizeRegKernel(pl)
 	return name, k
