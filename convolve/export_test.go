@@ -11,7 +11,8 @@ func SetRSepMinArea(n int) int {
 	return old
 }
 
-// Launches records the launches of the packed integer kernels (gi_ipack_*) and the
+// Launches records the launches of the packed integer kernels (gi_ipack_*), the
+// packed-row ones (gi_p2d_*), the integer separable ones (gi_isep3_*) and the
 // tensor-core ones (gi_imma_*) until the returned function is called, which stops
 // recording and returns the count of each kernel name.
 func Launches() func() map[string]int {

@@ -82,3 +82,96 @@ func TestLaunchedKernelsExist(t *testing.T) {
 	}
 	rec.CheckLaunched(t)
 }
+
+// Which kernel the CUDA launch code picks for the small filters (on the recorder):
+// the packed-row kernel for centred 3x3 and 5x5 kernels on 8U, 16U and 16S sources
+// whose rows are aligned for its loads (with the zero taps of Laplacian, Sobel and
+// Scharr skipped), the integer one for other small-integer separable kernels to 8U
+// and 16S, and neither for a view whose rows are not aligned.
+func TestFilterKernelChoice(t *testing.T) {
+	rec := tu.NewRecorder()
+	r := rand.New(rand.NewSource(2))
+	k := func(n int) [][]float64 {
+		m := make([][]float64, n)
+		for i := range m {
+			m[i] = make([]float64, n)
+			for j := range m[i] {
+				m[i][j] = r.Float64() / float64(n*n)
+			}
+		}
+		return m
+	}
+	b := convolve.BorderReplicate
+	for _, c := range []struct {
+		name string
+		mt   gpuimage.MatType
+		view bool // a view one column in (rows not aligned for 8U)
+		call func(src, dst *gpuimage.Image) error
+		want string
+	}{
+		{"filter2D 3x3 8UC1", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Filter2D(s, d, convolve.SameDepth, k(3), image.Pt(-1, -1), 0, b)
+		}, "gi_p2d_k3_c1_u8_u8"},
+		{"filter2D 3x3 8UC3", gpuimage.CV8UC3, false, func(s, d *gpuimage.Image) error {
+			return convolve.Filter2D(s, d, convolve.SameDepth, k(3), image.Pt(-1, -1), 0, b)
+		}, "gi_p2d_k3_c3_u8_u8"},
+		{"filter2D 5x5 16UC1", gpuimage.CV16UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Filter2D(s, d, convolve.SameDepth, k(5), image.Pt(-1, -1), 0, b)
+		}, "gi_p2d_k5_c1_u16_u16"},
+		{"filter2D 5x5 16SC4 to 32F", gpuimage.CV16SC4, false, func(s, d *gpuimage.Image) error {
+			return convolve.Filter2D(s, d, gpuimage.Depth32F, k(5), image.Pt(-1, -1), 0, b)
+		}, "gi_p2d_k5_c4_s16_f32"},
+		{"laplacian ksize 1 8U to 16S", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Laplacian(s, d, gpuimage.Depth16S, 1, 1, 0, b)
+		}, "gi_p2d_k3_c1_u8_s16_m0ba"}, // its zero taps skipped
+		{"laplacian ksize 3 8U to 8U", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Laplacian(s, d, gpuimage.Depth8U, 3, 1, 0, b)
+		}, "gi_p2d_k3_c1_u8_u8_m155"},
+		{"sobel 8U to 32F", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Sobel(s, d, gpuimage.Depth32F, 1, 0, 3, 1, 0, b)
+		}, "gi_p2d_k3_c1_u8_f32_m16d"},
+		{"sobel 8U to 8U", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Sobel(s, d, gpuimage.Depth8U, 1, 0, 3, 1, 0, b)
+		}, "gi_p2d_k3_c1_u8_u8_m16d"},
+		{"scharr dy 8U to 16S", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Scharr(s, d, gpuimage.Depth16S, 0, 1, 1, 0, b)
+		}, "gi_p2d_k3_c1_u8_s16_m1c7"},
+		{"integer separable 3x3 8U to 8U", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.SepFilter2D(s, d, gpuimage.Depth8U, []float64{1, 2, 1}, []float64{1, -2, 1}, image.Pt(-1, -1), 0, b)
+		}, "gi_isep3_u8_u8"},
+		{"integer separable 3x3 8U to 16S", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.SepFilter2D(s, d, gpuimage.Depth16S, []float64{1, 2, 1}, []float64{1, -2, 1}, image.Pt(-1, -1), 0, b)
+		}, "gi_isep3_u8_s16"},
+		{"filter2D 3x3 8UC1 unaligned view", gpuimage.CV8UC1, true, func(s, d *gpuimage.Image) error {
+			return convolve.Filter2D(s, d, convolve.SameDepth, k(3), image.Pt(-1, -1), 0, b)
+		}, ""},
+	} {
+		src := rec.Image(t, 1080, 1921, c.mt)
+		if c.view {
+			v, err := src.Region(image.Rect(1, 0, 1921, 1080))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			src = v
+		}
+		dst := &gpuimage.Image{}
+		stop := convolve.Launches()
+		err := c.call(src, dst)
+		got := stop()
+		dst.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		p2dOrISep := 0
+		for n, cnt := range got {
+			if strings.HasPrefix(n, "gi_p2d_") || strings.HasPrefix(n, "gi_isep3_") {
+				p2dOrISep += cnt
+			}
+		}
+		if c.want == "" && p2dOrISep != 0 || c.want != "" && got[c.want] != 1 {
+			t.Errorf("%s: launched %v, want %q", c.name, got, c.want)
+		}
+	}
+	rec.CheckLaunched(t)
+}

@@ -5,7 +5,8 @@
 //                    several outputs per thread from registers
 //   filter_reg.cu    gi_reg_*: centred 3x3/5x5 (and 7x7 32F) in registers
 //   filter_rsep.cu   gi_rsep_*: streaming separable kernels for 8-bit sources
-//   filter_isep.cu   gi_isep3_u8_s16: integer 3x3 separable (Sobel, Scharr)
+//   filter_isep.cu   gi_isep3_u8_{s16,u8}: integer 3x3 separable (Sobel, Scharr)
+//   filter_p2d.cu    gi_p2d_*: centred 3x3/5x5 on 8U, 16U, 16S from packed rows in registers
 //   filter_ipack.cu  gi_ipack_*: packed integer box and Gaussian, 8U to 8U
 //   filter_imma.cu   gi_imma_*: integer tensor cores, 8U to 8U
 //
@@ -26,8 +27,10 @@
 //   gi_conv2d_any     any size: one output per thread, taps from global memory.
 //   gi_reg_k<K>_<in>_<out>  centred 3x3 or 5x5 kernels on one-channel 8U or 32F
 //                     images, and 7x7 from 32F to 32F, all in registers (see reg_kernel).
-//   gi_isep3_u8_s16   centred 3x3 separable kernels with small integer taps (Sobel,
-//                     Scharr), one-channel 8U to 16S, in integers (see below).
+//   gi_isep3_u8_<out> centred 3x3 separable kernels with small integer taps (Sobel,
+//                     Scharr), one-channel 8U to 16S or 8U, in integers (see below).
+//   gi_p2d_k<K>_c<C>_<in>_<out>  centred 3x3 and 5x5 kernels on 8U, 16U and 16S images of
+//                     1, 3 or 4 channels, rows loaded packed into registers (see p2d_strip).
 //   gi_rsep_k<K>_c1_<out>  centred separable kernels up to 7x7 on one-channel 8U
 //                     images, streamed down strips of rows in registers (see rsep_kernel).
 //   gi_ipack_{box,gauss}_k<K>_c<C>  3x3 and 5x5 normalized box filters and OpenCV's
@@ -176,6 +179,36 @@ __device__ __forceinline__ unsigned u8_rn_sat(float f) {
   asm("cvt.rni.sat.u8.f32 %0, %1;" : "=r"(r) : "f"(f));
   return r;
 }
+// strip_rows sets rr[i] to the view row that input row r0 + i reads under the border
+// rule of the whole image, and returns a mask whose bit i says that row i is
+// BORDER_CONSTANT's value (rr[i] is then 0, a row that exists).
+template <int N>
+__device__ __forceinline__ unsigned strip_rows(const Geo& g, int r0, int (&rr)[N]) {
+  unsigned konst = 0;
+#pragma unroll
+  for (int i = 0; i < N; i++) {
+    int r = r0 + i;
+    const int wy = r + g.oy;
+    if ((unsigned)wy >= (unsigned)g.wrows) {
+      const int m = bmap(wy, g.wrows, g.border);
+      if (m < 0) konst |= 1u << i;
+      r = m < 0 ? 0 : m - g.oy;
+    }
+    rr[i] = r;
+  }
+  return konst;
+}
+// u8f is byte k of w as a float (exact).
+__device__ __forceinline__ float u8f(unsigned w, int k) {
+  return __uint_as_float(__byte_perm(w, 0x4B000000u, 0x7540 | k)) - 8388608.f;
+}
+// to_u8 rounds f (half to even, or half up) and saturates to 0..255; the result is
+// in the low byte of a float's bit pattern.
+__device__ __forceinline__ unsigned to_u8_bits(float f, int halfup) {
+  f = fminf(fmaxf(f, 0.f), 255.f);
+  return halfup ? __float_as_uint(__fadd_rd(f + 0.5f, 8388608.f)) : __float_as_uint(f + 8388608.f);
+}
+
 // isep_map is the view column that column x reads under the border rule of the
 // whole image, or INT_MIN for BORDER_CONSTANT's value.
 __device__ __forceinline__ int isep_map(const Geo& g, int x) {
@@ -202,4 +235,76 @@ __device__ __forceinline__ int ipk_off(const Geo& g, int q) {
   const int x = q >= 0 ? q / C : -((-q + C - 1) / C);  // pixel, rounded down
   const int m = isep_map(g, x);
   return m == INT_MIN ? INT_MIN : m * C + (q - x * C);
+}
+
+// strip_load fills w[i] with the Q words of input row i (view row r0 + i) that a
+// lane of E elements of T from element e of the view's rows (C interleaved channels)
+// holds: by one vector load a row where the lane lies inside the view's columns
+// (rows outside the view through the border rule of the whole image, BORDER_CONSTANT's
+// rows from t.cval), else element by element through the border rule, and then only
+// those that outputs use (lane 0 supplies its last H elements, lane 31 its first H,
+// and past the row's end only the first H matter; the others are left unset). The
+// whole warp loads one such lane's elements at a time, all in flight together, and
+// passes them on through buf (NR * E elements of the warp's shared memory).
+template <typename T, int C, int E, int H, int NR, typename TT>
+__device__ __forceinline__ void strip_load(const Geo& g, const TT& t, T* buf, int lane, int e, int r0,
+                                           unsigned (&w)[NR][E * sizeof(T) / 4]) {
+  constexpr int Q = E * (int)sizeof(T) / 4, PW = 4 / (int)sizeof(T);  // words a row, elements a word
+  static_assert(Q == 2 || Q == 4, "a lane's row is one 8- or 16-byte load");
+  const int nb = g.cols * C;
+  int rr[NR];  // the view row that input row i reads
+  const unsigned konst = strip_rows(g, r0, rr);
+  const bool full = e >= 0 && e + E <= nb;
+  unsigned kw[Q];  // a BORDER_CONSTANT row: each element its channel's value
+#pragma unroll
+  for (int q = 0; q < Q; q++) kw[q] = 0;
+  if (konst) {
+#pragma unroll
+    for (int o = 0; o < E; o++) kw[o / PW] |= (ipk_cval<C>(t, e + o) & (0xffffffffu >> (32 - 32 / PW))) << (32 / PW * (o % PW));
+  }
+#pragma unroll
+  for (int i = 0; i < NR; i++) {
+    if (konst >> i & 1) {
+#pragma unroll
+      for (int q = 0; q < Q; q++) w[i][q] = kw[q];
+    } else if (full) {
+      const char* p = static_cast<const char*>(g.src) + (long long)rr[i] * g.sp + (long long)e * (int)sizeof(T);
+      if (Q == 4) {
+        const uint4 v = *reinterpret_cast<const uint4*>(p);
+        w[i][0] = v.x, w[i][1] = v.y, w[i][Q - 2] = v.z, w[i][Q - 1] = v.w;
+      } else {
+        const uint2 v = *reinterpret_cast<const uint2*>(p);
+        w[i][0] = v.x, w[i][Q - 1] = v.y;
+      }
+    }
+  }
+  const int b0 = lane == 0 ? E - H : 0, b1 = min(lane == 31 ? H : E, nb + H - e);
+  for (unsigned slow = __ballot_sync(0xffffffffu, !full && b1 > b0); slow; slow &= slow - 1) {
+    const int sl = __ffs(slow) - 1;
+    const int se = __shfl_sync(0xffffffffu, e, sl), sb0 = __shfl_sync(0xffffffffu, b0, sl),
+              sb1 = __shfl_sync(0xffffffffu, b1, sl);
+#pragma unroll
+    for (int u = 0; u < (NR * E + 31) / 32; u++) {
+      const int it = lane + 32 * u, i = it / E, o = it % E;
+      if (it >= NR * E) break;
+      T v = 0;
+      if (o >= sb0 && o < sb1 && !(konst >> i & 1)) {
+        int r = r0 + i;
+        if ((unsigned)(r + g.oy) >= (unsigned)g.wrows) r = bmap(r + g.oy, g.wrows, g.border) - g.oy;
+        const int f = ipk_off<C>(g, se + o);
+        v = f == INT_MIN ? (T)ipk_cval<C>(t, se + o)
+                         : reinterpret_cast<const T*>(static_cast<const char*>(g.src) + (long long)r * g.sp)[f];
+      }
+      buf[it] = v;
+    }
+    __syncwarp();
+    if (lane == sl) {
+#pragma unroll
+      for (int i = 0; i < NR; i++)
+        if (!(konst >> i & 1))
+#pragma unroll
+          for (int q = 0; q < Q; q++) w[i][q] = reinterpret_cast<const unsigned*>(buf)[i * Q + q];
+    }
+    __syncwarp();
+  }
 }

@@ -86,59 +86,10 @@ template <int F, int K, int C>
 __device__ __forceinline__ void ipk_strip(const Geo& g, const IPackTaps& t, u8* buf, int lane, int e, int y0) {
   constexpr int A = K / 2, H = A * C, NW = (H + 3) / 4, NR = IPK_R + K - 1;
   static_assert(NW <= IPK_E && IPK_E == 4, "the neighbours must come from the next lane");
-  static_assert(NR * IPK_B % 32 == 0, "the warp shares out a lane's bytes evenly");
   const int nb = g.cols * C;
-  int rr[NR];  // the view row that input row i reads
-  const unsigned konst = strip_rows(g, y0 - A, rr);
-  auto rp = [&](int i) { return static_cast<const u8*>(g.src) + (long long)rr[i] * g.sp; };
   const bool full = e >= 0 && e + IPK_B <= nb;
-  unsigned kw[IPK_E] = {0, 0, 0, 0};  // a BORDER_CONSTANT row: each byte its channel's value
-  if (konst) {
-#pragma unroll
-    for (int o = 0; o < IPK_B; o++) kw[o / 4] |= ipk_cval<C>(t, e + o) << (8 * (o % 4));
-  }
   unsigned w[NR][IPK_E];
-#pragma unroll
-  for (int i = 0; i < NR; i++) {
-    if (konst >> i & 1) {
-#pragma unroll
-      for (int q = 0; q < IPK_E; q++) w[i][q] = kw[q];
-    } else if (full) {
-      const uint4 v = *reinterpret_cast<const uint4*>(rp(i) + e);
-      w[i][0] = v.x, w[i][1] = v.y, w[i][2] = v.z, w[i][3] = v.w;
-    }  // else: filled below where an output uses them (the others reach no output)
-  }
-  // The other lanes' bytes, through the border rule one by one: only those that
-  // outputs use (lane 0 supplies its last H, lane 31 its first H, and past the
-  // row's end only the first H matter). The whole warp loads them for one such lane
-  // at a time, all in flight together, and passes them on in shared memory.
-  const int b0 = lane == 0 ? IPK_B - H : 0, b1 = min(lane == 31 ? H : IPK_B, nb + H - e);
-  for (unsigned slow = __ballot_sync(0xffffffffu, !full && b1 > b0); slow; slow &= slow - 1) {
-    const int sl = __ffs(slow) - 1;
-    const int se = __shfl_sync(0xffffffffu, e, sl), sb0 = __shfl_sync(0xffffffffu, b0, sl),
-              sb1 = __shfl_sync(0xffffffffu, b1, sl);
-#pragma unroll
-    for (int u = 0; u < NR * IPK_B / 32; u++) {
-      const int it = lane + 32 * u, i = it / IPK_B, o = it % IPK_B;
-      unsigned v = 0;
-      if (o >= sb0 && o < sb1 && !(konst >> i & 1)) {
-        int r = y0 + i - A;
-        if ((unsigned)(r + g.oy) >= (unsigned)g.wrows) r = bmap(r + g.oy, g.wrows, g.border) - g.oy;
-        const int f = ipk_off<C>(g, se + o);
-        v = f == INT_MIN ? ipk_cval<C>(t, se + o) : static_cast<const u8*>(g.src)[(long long)r * g.sp + f];
-      }
-      buf[it] = (u8)v;
-    }
-    __syncwarp();
-    if (lane == sl) {
-#pragma unroll
-      for (int i = 0; i < NR; i++)
-        if (!(konst >> i & 1))
-#pragma unroll
-          for (int q = 0; q < IPK_E; q++) w[i][q] = reinterpret_cast<const unsigned*>(buf)[i * IPK_E + q];
-    }
-    __syncwarp();
-  }
+  strip_load<u8, C, IPK_B, H, NR>(g, t, buf, lane, e, y0 - A, w);
   const bool writer = lane >= 1 && lane <= 30 && e < nb;
   const bool vec = full;  // the caller checks that output rows are 16-byte aligned
 #pragma unroll

@@ -1,8 +1,8 @@
-// Integer 3x3 separable filter (gi_isep3_u8_s16). Go caller: convolve/cuda.go,
+// Integer 3x3 separable filters (gi_isep3_u8_<out>). Go caller: convolve/cuda.go,
 // isepArgs.
 #include "filter.cuh"
 
-// ---- Integer 3x3 separable kernel, 8U to 16S (gi_isep3_u8_s16): Sobel and Scharr
+// ---- Integer 3x3 separable kernel, 8U to 16S or 8U (gi_isep3_u8_s16, gi_isep3_u8_u8): Sobel and Scharr
 // derivatives (ksize 3, scale 1) and any centred 3x3 separable kernel whose taps
 // are small integers, on one-channel 8U images. The sums are exact in int32, as
 // OpenCV's float sums of these integers are, so the results match. Each thread
@@ -13,29 +13,11 @@
 // lanes by shuffles (lanes 0 and 31 load theirs); rows and columns outside the view
 // go through the border rule of the whole image.
 #define ISEP_R GI_ISEP_R
-// strip_rows sets rr[i] to the view row that input row r0 + i reads under the border
-// rule of the whole image, and returns a mask whose bit i says that row i is
-// BORDER_CONSTANT's value (rr[i] is then 0, a row that exists).
-template <int N>
-__device__ __forceinline__ unsigned strip_rows(const Geo& g, int r0, int (&rr)[N]) {
-  unsigned konst = 0;
-#pragma unroll
-  for (int i = 0; i < N; i++) {
-    int r = r0 + i;
-    const int wy = r + g.oy;
-    if ((unsigned)wy >= (unsigned)g.wrows) {
-      const int m = bmap(wy, g.wrows, g.border);
-      if (m < 0) konst |= 1u << i;
-      r = m < 0 ? 0 : m - g.oy;
-    }
-    rr[i] = r;
-  }
-  return konst;
-}
 // isep_strip filters output rows y0..y0+ISEP_R-1 of the lane's 8 columns from x0.
 // All loads of the strip are issued before any is used: the row pointers and the
 // two neighbour columns are mapped first, then the 8-byte loads, then the few
 // single-byte ones (lanes 0 and 31, a row's last lane, rows outside the image).
+template <typename TO>
 __device__ __forceinline__ void isep_strip(const Geo& g, const ISepTaps& t, int lane, int x0, int y0) {
   const bool live = x0 < g.cols, full = x0 + 8 <= g.cols;
   const int nl = live ? min(8, g.cols - x0) : 0;
@@ -103,17 +85,22 @@ __device__ __forceinline__ void isep_strip(const Geo& g, const ISepTaps& t, int 
     hrow(j + 2, h2);
     const int y = y0 + j;
     if (y < g.rows) {
-      s16 o[8];
+      TO o[8];
 #pragma unroll
-      for (int k = 0; k < 8; k++) o[k] = sati<s16>(t.ky[0] * h0[k] + t.ky[1] * h1[k] + t.ky[2] * h2[k] + t.delta);
-      s16* d = reinterpret_cast<s16*>(static_cast<char*>(g.dst) + (size_t)y * g.dp) + x0;
-      if (vec) {
+      for (int k = 0; k < 8; k++) o[k] = sati<TO>(t.ky[0] * h0[k] + t.ky[1] * h1[k] + t.ky[2] * h2[k] + t.delta);
+      TO* d = reinterpret_cast<TO*>(static_cast<char*>(g.dst) + (size_t)y * g.dp) + x0;
+      if (vec && sizeof(TO) == 2) {
         uint4 w;
         w.x = (unsigned)(u16)o[0] | (unsigned)(u16)o[1] << 16;
         w.y = (unsigned)(u16)o[2] | (unsigned)(u16)o[3] << 16;
         w.z = (unsigned)(u16)o[4] | (unsigned)(u16)o[5] << 16;
         w.w = (unsigned)(u16)o[6] | (unsigned)(u16)o[7] << 16;
         *reinterpret_cast<uint4*>(d) = w;
+      } else if (vec) {
+        uint2 w;
+        w.x = (unsigned)(u8)o[0] | (unsigned)(u8)o[1] << 8 | (unsigned)(u8)o[2] << 16 | (unsigned)(u8)o[3] << 24;
+        w.y = (unsigned)(u8)o[4] | (unsigned)(u8)o[5] << 8 | (unsigned)(u8)o[6] << 16 | (unsigned)(u8)o[7] << 24;
+        *reinterpret_cast<uint2*>(d) = w;
       } else {
 #pragma unroll
         for (int k = 0; k < 8; k++)
@@ -127,9 +114,12 @@ __device__ __forceinline__ void isep_strip(const Geo& g, const ISepTaps& t, int 
 // A block's 4 warps take the same 256 columns and 4 strips of ISEP_R rows, and walk
 // further down (blocks of 1024 columns left a quarter of the last one idle at 3840
 // columns).
-extern "C" __global__ void __launch_bounds__(128, GI_ISEP_BLOCKS) gi_isep3_u8_s16(Geo g, ISepTaps t) {
-  const int lane = threadIdx.x & 31, x0 = blockIdx.x * 256 + lane * 8;
-  for (int y0 = (blockIdx.y * 4 + (threadIdx.x >> 5)) * ISEP_R; y0 < g.rows; y0 += gridDim.y * 4 * ISEP_R)
-    isep_strip(g, t, lane, x0, y0);
-}
+#define ISEP(TO)                                                                                     \
+  extern "C" __global__ void __launch_bounds__(128, GI_ISEP_BLOCKS) gi_isep3_u8_##TO(Geo g, ISepTaps t) { \
+    const int lane = threadIdx.x & 31, x0 = blockIdx.x * 256 + lane * 8;                                 \
+    for (int y0 = (blockIdx.y * 4 + (threadIdx.x >> 5)) * ISEP_R; y0 < g.rows; y0 += gridDim.y * 4 * ISEP_R) \
+      isep_strip<TO>(g, t, lane, x0, y0);                                                                 \
+  }
+ISEP(s16)
+ISEP(u8)
 

@@ -10,7 +10,7 @@
 #define GI_TAPS 964
 #define GI_SEP_Y 64
 
-// Output rows per lane strip of the integer 3x3 kernel (gi_isep3_u8_s16).
+// Output rows per lane strip of the integer 3x3 kernels (gi_isep3_u8_*).
 #define GI_ISEP_R 8
 
 // Resident blocks per SM that the launch bounds ask for, by which the Go side sizes
@@ -18,6 +18,22 @@
 #define GI_ISEP_BLOCKS 5
 #define GI_IPACK_BLOCKS(C) ((C) == 1 ? 5 : 4)
 #define GI_RSEP_BLOCKS(K, C, E) ((E) == 4 ? 8 : (C) > 1 || (K) > 5 ? 3 : (K) > 3 ? 4 : 5)
+
+// gi_p2d_*: elements per lane and output rows per lane strip, by the kernel's size,
+// the source element's size in bytes and the channels (16-bit sources: 4 elements,
+// and 8 where 5x5's neighbours on 3 or 4 channels need them; 5x5 on 8-bit sources:
+// strips of 4 rows, which measured faster than 8 there and slower elsewhere);
+// resident blocks per SM.
+#define GI_P2D_E(K, S, C) ((S) == 1 || ((K) == 5 && (C) > 1) ? 8 : 4)
+#define GI_P2D_R(K, S) ((K) == 5 && (S) == 1 ? 4 : 8)
+#define GI_P2D_BLOCKS(K, C) ((K) == 3 && (C) == 1 ? 6 : 4)
+// The 3x3 tap patterns with zeros that one-channel 8U gi_p2d_* kernels skip (bit
+// k*3 + j: tap j of row k is not zero): Laplacian ksize 1 and 3, Sobel and Scharr
+// along x and along y.
+#define GI_P2D_PLUS 0x0BA
+#define GI_P2D_CROSS 0x155
+#define GI_P2D_DX 0x16D
+#define GI_P2D_DY 0x1C7
 
 // Geo is the geometry of one call, every filter kernel's first parameter.
 struct Geo {
@@ -49,7 +65,7 @@ struct SepTaps {
   float x[8], y[8];
 };
 
-// ISepTaps: gi_isep3_u8_s16, a 3x3 separable kernel of small integers.
+// ISepTaps: gi_isep3_u8_*, a 3x3 separable kernel of small integers.
 struct ISepTaps {
   int kx[3], ky[3];
   int delta;  // added to each sum (an integer)
@@ -62,6 +78,12 @@ struct IPackTaps {
   unsigned magic;  // box: floor(2^32/D) + 1, so that umulhi(s, magic) = s/D for s < 2^16
   unsigned k16;    // 65536
   int cval[4];     // BORDER_CONSTANT's value per channel (0..255)
+};
+
+// P2DTaps: gi_p2d_*, a centred 2-D kernel of up to 5x5 (row by row, K taps a row).
+struct P2DTaps {
+  float w[25];
+  int cval[4];  // BORDER_CONSTANT's value per channel, in the source's depth
 };
 
 // ImmaTaps: gi_imma_k7_*, the tensor-core 7x7 filter: the taps as GI_IMMA_KR rows of

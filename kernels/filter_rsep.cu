@@ -14,17 +14,6 @@
 // a byte permute into 2^23 + b and one subtraction; results go back through the
 // same trick (full-rate instructions instead of conversions).
 
-// u8f is byte k of w as a float (exact).
-__device__ __forceinline__ float u8f(unsigned w, int k) {
-  return __uint_as_float(__byte_perm(w, 0x4B000000u, 0x7540 | k)) - 8388608.f;
-}
-// to_u8 rounds f (half to even, or half up) and saturates to 0..255; the result is
-// in the low byte of a float's bit pattern.
-__device__ __forceinline__ unsigned to_u8_bits(float f, int halfup) {
-  f = fminf(fmaxf(f, 0.f), 255.f);
-  return halfup ? __float_as_uint(__fadd_rd(f + 0.5f, 8388608.f)) : __float_as_uint(f + 8388608.f);
-}
-
 // RsepOut stores E results of one lane (elements x.. of row y) in the output depth.
 template <typename TO, int E>
 struct RsepOut {

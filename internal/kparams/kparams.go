@@ -14,6 +14,9 @@ package kparams
 #include "../../kernels/wavelet_params.h"
 static int gi_rsep_blocks(int k, int c, int e) { return GI_RSEP_BLOCKS(k, c, e); }
 static int gi_ipack_blocks(int c) { return GI_IPACK_BLOCKS(c); }
+static int gi_p2d_e(int k, int s, int c) { return GI_P2D_E(k, s, c); }
+static int gi_p2d_r(int k, int s) { return GI_P2D_R(k, s); }
+static int gi_p2d_blocks(int k, int c) { return GI_P2D_BLOCKS(k, c); }
 static float gi_shepard_eps(void) { return GI_SHEPARD_EPS; }
 */
 import "C"
@@ -28,7 +31,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "216e298dab2aac7ae44fe414cc0de8c318930e4dd17f3d1fa7bd0be656ceb04e"
+const HeadersSum = "a93a8334057d3f19920d054542b8eaa679b10ce06068d64946b079bcf6d48729"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -71,6 +74,7 @@ func Structs() map[string]any {
 		"SepTaps":   C.struct_SepTaps{},
 		"ISepTaps":  C.struct_ISepTaps{},
 		"IPackTaps": C.struct_IPackTaps{},
+		"P2DTaps":   C.struct_P2DTaps{},
 		"ImmaTaps":  C.struct_ImmaTaps{},
 		// kernels/fft_params.h
 		"FftSide":          C.struct_FftSide{},
@@ -206,6 +210,20 @@ func RSepBlocks(k, c, e int) int { return int(C.gi_rsep_blocks(C.int(k), C.int(c
 
 // IPackBlocks is GI_IPACK_BLOCKS(c).
 func IPackBlocks(c int) int { return int(C.gi_ipack_blocks(C.int(c))) }
+
+// P2DElems is GI_P2D_E(k, s, c).
+func P2DElems(k, s, c int) int { return int(C.gi_p2d_e(C.int(k), C.int(s), C.int(c))) }
+
+// P2DRows is GI_P2D_R(k, s).
+func P2DRows(k, s int) int { return int(C.gi_p2d_r(C.int(k), C.int(s))) }
+
+// P2DMasks are GI_P2D_PLUS, GI_P2D_CROSS, GI_P2D_DX and GI_P2D_DY.
+func P2DMasks() []int {
+	return []int{C.GI_P2D_PLUS, C.GI_P2D_CROSS, C.GI_P2D_DX, C.GI_P2D_DY}
+}
+
+// P2DBlocks is GI_P2D_BLOCKS(k, c).
+func P2DBlocks(k, c int) int { return int(C.gi_p2d_blocks(C.int(k), C.int(c))) }
 
 // Compare reports how goStruct, a Go mirror, differs from cStruct, a kernel's
 // parameter struct: field names in order, offsets, sizes and the struct's size.
