@@ -479,7 +479,13 @@ __device__ __forceinline__ void hsv2rgb(float h, float s, float v, float& b, flo
     return;
   }
   h *= hscale;
-  h = fmodf(h, 6.f);
+  // fmodf(h, 6), without its division loop where h is in [0, 12) (every 8-bit hue, and
+  // 32F hues in degrees up to 720): there the result is h or h - 6, which is exact.
+  if (h >= 0.f && h < 12.f) {
+    if (h >= 6.f) h -= 6.f;
+  } else {
+    h = fmodf(h, 6.f);
+  }
   int sector = (int)floorf(h);
   h -= sector;
   if ((unsigned)sector >= 6u) {
