@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 )
@@ -78,6 +77,9 @@ func p2dBlocks(k, c int) int {
 	}
 	return 4
 }
+
+// typeNames are the depths as the kernels' names spell them.
+var typeNames = map[core.Depth]string{core.Depth8U: "u8", core.Depth16U: "u16", core.Depth16S: "s16", core.Depth32F: "f32"}
 
 var (
 	sepSizes  = []int{3, 5, 7, 9, 11, 15, 31, 63}
@@ -177,14 +179,13 @@ func regKernel(d, s *core.State, p *plan) (string, int) {
 	if s.Ptr()%vec != 0 || uintptr(s.Pitch)%vec != 0 {
 		return "", 0
 	}
-	types := map[core.Depth]string{core.Depth8U: "u8", core.Depth16U: "u16", core.Depth16S: "s16", core.Depth32F: "f32"}
 	switch {
 	case s.Depth == core.Depth8U:
 	case s.Depth == core.Depth32F && d.Depth == core.Depth32F:
 	default:
 		return "", 0
 	}
-	return fmt.Sprintf("gi_reg_k%d_%s_%s", k, types[s.Depth], types[d.Depth]), k
+	return fmt.Sprintf("gi_reg_k%d_%s_%s", k, typeNames[s.Depth], typeNames[d.Depth]), k
 }
 
 // rsepMinArea is the image area from which the streaming separable kernel beats the
@@ -219,7 +220,7 @@ func rsepKernel(d, s *core.State, p *plan) (string, int, *sepTaps) {
 	if k == 0 || s.Ptr()%8 != 0 || s.Pitch%8 != 0 {
 		return "", 0, nil
 	}
-	out := map[core.Depth]string{core.Depth8U: "u8", core.Depth16U: "u16", core.Depth16S: "s16", core.Depth32F: "f32"}[d.Depth]
+	out := typeNames[d.Depth]
 	if out == "" {
 		return "", 0, nil
 	}
@@ -448,26 +449,25 @@ var (
 // source's depth holds; or "". Separable 5x5 kernels on one-channel 8U images stay
 // with the streaming separable kernel where it takes them (10 multiply-adds an
 // output instead of 25).
-func p2dArgs(d, s *core.State, p *plan) (string, *p2dTaps) {
+func p2dArgs(d, s *core.State, p *plan) (name string, t *p2dTaps, masked bool) {
 	k := p.kw
 	if p2dOff || (k != 3 && k != 5) || p.kh != k || p.ax != k/2 || p.ay != k/2 ||
 		(s.Chans != 1 && s.Chans != 3 && s.Chans != 4) {
-		return "", nil
+		return "", nil, false
 	}
-	types := map[core.Depth]string{core.Depth8U: "u8", core.Depth16U: "u16", core.Depth16S: "s16", core.Depth32F: "f32"}
 	switch {
 	case s.Depth == core.Depth8U:
 	case (s.Depth == core.Depth16U || s.Depth == core.Depth16S) && (d.Depth == s.Depth || d.Depth == core.Depth32F):
 	default:
-		return "", nil
+		return "", nil, false
 	}
 	vec := uintptr(p2dElems(k, s.Depth.Size(), s.Chans) * s.Depth.Size())
 	if s.Ptr()%vec != 0 || uintptr(s.Pitch)%vec != 0 {
-		return "", nil
+		return "", nil, false
 	}
 	if k == 5 && p.sep {
 		if name, _, _ := rsepKernel(d, s, p); name != "" {
-			return "", nil
+			return "", nil, false
 		}
 	}
 	t, mask := &p2dTaps{}, 0
@@ -489,33 +489,35 @@ func p2dArgs(d, s *core.State, p *plan) (string, *p2dTaps) {
 	for c := range 4 {
 		v := float64(p.value[c])
 		if p.border == BorderConstant && c < s.Chans && (v != math.Trunc(v) || v < lo || v > hi) {
-			return "", nil
+			return "", nil, false
 		}
 		if c < s.Chans {
 			t.Cval[c] = int32(v)
 		}
 	}
-	name := fmt.Sprintf("gi_p2d_k%d_c%d_%s_%s", k, s.Chans, types[s.Depth], types[d.Depth])
+	name = fmt.Sprintf("gi_p2d_k%d_c%d_%s_%s", k, s.Chans, typeNames[s.Depth], typeNames[d.Depth])
 	if k == 3 && s.Chans == 1 && s.Depth == core.Depth8U && slices.Contains(p2dMasks, mask) {
 		name += fmt.Sprintf("_m%03x", mask)
+		masked = true
 	}
-	return name, t
+	return name, t, masked
 }
 
 // pickP2DMasked takes the plans of the packed-row kernels that skip zero taps,
 // before the integer separable kernel (on the H100 they measured faster for Sobel
 // and Scharr: 8U to 16S at 1080p / 4K / 8K 6.9 / 13.4 / 42.6 us against 7.4 / 14.0 /
-// 44.3; 8U to 8U 7.1 / 14.1 / 43.1 against 7.5 / 14.1 / 44.5).
+// 44.3; 8U to 8U 7.1 / 14.1 / 43.1 against 7.5 / 14.1 / 44.5); pickP2D takes the rest.
 func pickP2DMasked(d, s *core.State, p *plan) func(core.Stream) error {
-	if name, _ := p2dArgs(d, s, p); !strings.Contains(name, "_m") {
-		return nil
-	}
-	return pickP2D(d, s, p)
+	return p2dLaunch(d, s, p, true)
 }
 
-func pickP2D(d, s *core.State, p *plan) func(core.Stream) error {
-	name, t := p2dArgs(d, s, p)
-	if name == "" {
+func pickP2D(d, s *core.State, p *plan) func(core.Stream) error { return p2dLaunch(d, s, p, false) }
+
+// p2dLaunch is the launch of the plan's packed-row kernel, or nil where there is none
+// (or, maskedOnly, none that skips zero taps).
+func p2dLaunch(d, s *core.State, p *plan, maskedOnly bool) func(core.Stream) error {
+	name, t, masked := p2dArgs(d, s, p)
+	if name == "" || maskedOnly && !masked {
 		return nil
 	}
 	return func(str core.Stream) error {
