@@ -82,3 +82,8 @@ __device__ __forceinline__ void copyWait() {
   asm volatile("cp.async.wait_all;" ::: "memory");
 #endif
 }
+
+// packLow packs the low bytes of a, b, c and d into one word, a lowest.
+__device__ __forceinline__ unsigned packLow(unsigned a, unsigned b, unsigned c, unsigned d) {
+  return __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);
+}

@@ -6,9 +6,10 @@
 // product) on 8U, 16U and 16S images of C interleaved channels, in float32 as the CPU
 // device sums them (row by row of the kernel, left to right), no shared memory but a
 // little for the border. Each lane takes E elements of a row (one 8- or 16-byte load)
-// and R output rows (GI_P2D_E, GI_P2D_R): it loads all R + K - 1 input rows first, packed as
-// they are in memory (the loads of a strip all in flight together: what bounds these
-// small filters is the loads' latency), then walks them in order: each row's elements
+// and R output rows (GI_P2D_E, GI_P2D_R): it loads all R + K - 1 input rows first, packed
+// as they are in memory (the loads of a strip all in flight together), then walks them
+// in order (ncu on the H100: issue-bound, 29 instructions an output for 3x3 on 8UC1;
+// bench/results/issue27-ncu.md): each row's elements
 // become floats once (a byte permute into 2^23 + v and one subtraction, full-rate
 // instructions), with the H = K/2 * C neighbours each side from the next lanes by
 // shuffles of the packed words, and meets kernel row k in output row i - k; an output
@@ -44,7 +45,7 @@ struct P2DOut<u8> {
     for (int q = 0; q < E / 4; q++) {
       const unsigned a = to_u8_bits(f[4 * q] + g.delta, g.halfup), b = to_u8_bits(f[4 * q + 1] + g.delta, g.halfup);
       const unsigned c = to_u8_bits(f[4 * q + 2] + g.delta, g.halfup), d = to_u8_bits(f[4 * q + 3] + g.delta, g.halfup);
-      o[q] = __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);
+      o[q] = packLow(a, b, c, d);
     }
   }
 };

@@ -40,7 +40,7 @@ struct RsepOut<u8, E> {
     for (int q = 0; q < E / 4; q++) {
       const unsigned a = to_u8_bits(f[4 * q] + g.delta, g.halfup), b = to_u8_bits(f[4 * q + 1] + g.delta, g.halfup);
       const unsigned c = to_u8_bits(f[4 * q + 2] + g.delta, g.halfup), e = to_u8_bits(f[4 * q + 3] + g.delta, g.halfup);
-      w[q] = __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, e, 0x0040), 0x5410);
+      w[q] = packLow(a, b, c, e);
     }
     if (x + E <= ne && aligned) {
       if (E == 8)

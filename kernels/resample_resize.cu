@@ -995,11 +995,6 @@ __device__ __forceinline__ unsigned chanTaps(const unsigned (&v)[NW], int g, int
 // sat8bits is sat<u8>(f) in the low byte of a word (its other bytes not zero).
 __device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(fminf(fmaxf(f, 0.f), 255.f) + 8388608.f); }
 
-// packLow packs the low bytes of a, b, c and d into one word, a lowest.
-__device__ __forceinline__ unsigned packLow(unsigned a, unsigned b, unsigned c, unsigned d) {
-  return __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);
-}
-
 // tileX8: kFix8's plans of K = 4 taps (cubic: VResizeCubicVec_32s8u's float
 // arithmetic for the row's first p.simd elements, the integer rounding past
 // them) or 8 (Lanczos4, integer) an axis, CN channels, as tile does them. The
