@@ -12,11 +12,15 @@ import (
 	"syscall"
 )
 
-// Outputs are written to a temporary file beside the output (same directory, so
-// the rename never crosses file systems), named ".NAME.gpuimg-tmp-*.EXT", and
-// renamed into place, so a failed or interrupted write never leaves a half-written
-// output. The temporary file is removed on every failure and, through the signal
-// handler, on SIGINT and SIGTERM; directory inputs skip such files.
+// Outputs are written under their own name into a temporary folder beside the
+// output (same directory, so the rename never crosses file systems), named
+// ".NAME.gpuimg-tmp-*", and renamed into place, so a failed or interrupted write
+// never leaves a half-written output. The folder is removed on every failure and,
+// through the signal handler, on SIGINT and SIGTERM; directory inputs and patterns
+// skip such names. A folder rather than a file, because the encoders (OpenCV's
+// imwrite among them) create their file by name: once the signal handler has
+// removed the folder, a write that had not yet created its file fails instead of
+// leaving one behind.
 //
 // The output's mode follows the umask, as any Unix tool's (0666 &^ umask); a file
 // being replaced keeps its mode. An output that is a symbolic link is followed:
@@ -31,11 +35,46 @@ func isTempName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMark)
 }
 
-// temps are the temporary files being written, removed if the process is stopped.
-var temps sync.Map
+// isTempPath reports whether a path is, or is in, one of gpuimg's temporary
+// output folders.
+func isTempPath(path string) bool {
+	return isTempName(filepath.Base(path)) || isTempName(filepath.Base(filepath.Dir(path)))
+}
 
-// atomicWrite has write produce a temporary file beside path (with the same
-// extension, which the encoders go by), then renames it into place.
+// temps are the temporary folders being written; the signal handler removes them.
+// stopping is set, under tempsMu, once it has begun: no folder is made after that.
+var (
+	tempsMu  sync.Mutex
+	temps    = map[string]bool{}
+	stopping bool
+)
+
+// makeTempDir makes and records a temporary folder for an output named base in dir.
+// Once the process is stopping it blocks until the process exits.
+func makeTempDir(dir, base string) (string, error) {
+	tempsMu.Lock()
+	if stopping {
+		tempsMu.Unlock()
+		select {} // the signal handler is ending the process
+	}
+	defer tempsMu.Unlock()
+	tmp, err := os.MkdirTemp(dir, "."+base+tempMark+"*")
+	if err == nil {
+		temps[tmp] = true
+	}
+	return tmp, err
+}
+
+// dropTempDir removes a temporary folder and forgets it.
+func dropTempDir(tmp string) {
+	tempsMu.Lock()
+	defer tempsMu.Unlock()
+	os.RemoveAll(tmp)
+	delete(temps, tmp)
+}
+
+// atomicWrite has write produce path's file, under path's own name (the encoders
+// go by its extension), in a temporary folder beside it, then renames it into place.
 func atomicWrite(path string, write func(tmp string) error) error {
 	target, err := outputTarget(path)
 	if err != nil {
@@ -45,33 +84,31 @@ func atomicWrite(path string, write func(tmp string) error) error {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+tempMark+"*"+filepath.Ext(target))
+	tmpDir, err := makeTempDir(dir, base)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = &fs.PathError{Op: "create", Path: path, Err: pe.Err} // name the output, not the folder's pattern
+		}
 		return err
 	}
-	tmp := f.Name()
-	temps.Store(tmp, true)
-	defer temps.Delete(tmp)
-	f.Close()
-	fail := func(err error) error {
-		os.Remove(tmp)
-		return err
-	}
+	defer dropTempDir(tmpDir)
+	tmp := filepath.Join(tmpDir, base)
 	if err := write(tmp); err != nil {
-		return fail(err)
+		return err
 	}
 	mode := fs.FileMode(0o666) &^ umask()
 	if st, err := os.Stat(target); err == nil {
 		if st.IsDir() {
-			return fail(fmt.Errorf("%s is a directory", path))
+			return fmt.Errorf("%s is a directory", path)
 		}
 		mode = st.Mode().Perm()
 	}
 	if err := os.Chmod(tmp, mode); err != nil {
-		return fail(err)
+		return err
 	}
 	if err := os.Rename(tmp, target); err != nil {
-		return fail(err)
+		return err
 	}
 	return nil
 }
@@ -110,10 +147,12 @@ func removeTempsOnSignal() {
 	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-c
-		temps.Range(func(k, _ any) bool {
-			os.Remove(k.(string))
-			return true
-		})
+		tempsMu.Lock()
+		stopping = true
+		for tmp := range temps {
+			removeDir(tmp)
+		}
+		tempsMu.Unlock()
 		fmt.Fprintf(os.Stderr, "gpuimg: stopped by %v\n", s)
 		code := 130
 		if s == syscall.SIGTERM {
@@ -121,4 +160,15 @@ func removeTempsOnSignal() {
 		}
 		os.Exit(code)
 	}()
+}
+
+// removeDir removes a temporary folder while a writer may still be creating its
+// file in it: RemoveAll fails if the file appears between its listing and its
+// removal of the folder, and once the folder is gone no file can appear.
+func removeDir(dir string) {
+	for i := 0; i < 100; i++ {
+		if os.RemoveAll(dir) == nil {
+			return
+		}
+	}
 }

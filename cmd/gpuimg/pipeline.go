@@ -68,7 +68,7 @@ func expand(words []string) (files []string, many bool, err error) {
 				return nil, many, fmt.Errorf("%s: bad pattern: %v", w, err)
 			}
 			for _, f := range m {
-				if !isTempName(filepath.Base(f)) {
+				if !isTempPath(f) {
 					files = append(files, f)
 				}
 			}

@@ -99,28 +99,33 @@ func TestBatchBadFiles(t *testing.T) {
 
 // SIGINT in the middle of a batch removes the temporary files being written and
 // ends with status 130; a later batch over the output folder reads only images.
+// The signal comes at several moments, so that some land while a writer is between
+// making its temporary folder and creating its file (a file left behind, before).
 func TestInterruptedBatch(t *testing.T) {
 	bin := buildCLI(t)
-	in, out := t.TempDir(), t.TempDir()
+	in := t.TempDir()
 	b, _ := os.ReadFile(filepath.Join(images, "astronaut.png"))
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 80; i++ { // far more than a batch does in 1.5 s
 		os.WriteFile(filepath.Join(in, "im"+strconv.Itoa(i)+".png"), b, 0o644)
 	}
-	cmd := exec.Command(bin, "run", in, "-o", out+"/", "-device", "cpu", "-q", "-jobs", "2", "lowpass:cutoff=30", "gaussian:ksize=15")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(1500 * time.Millisecond)
-	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Errorf("interrupted batch: %v, want exit status 130", err)
-	}
-	entries, _ := os.ReadDir(out)
-	for _, e := range entries {
-		if isTempName(e.Name()) {
-			t.Errorf("temporary file left after SIGINT: %s", e.Name())
+	for _, ms := range []int{300, 700, 1100, 1500} {
+		out := t.TempDir()
+		cmd := exec.Command(bin, "run", in, "-o", out+"/", "-device", "cpu", "-q", "-jobs", "2", "lowpass:cutoff=30", "gaussian:ksize=15")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		cmd.Process.Signal(os.Interrupt)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("batch interrupted after %d ms: %v, want exit status 130", ms, err)
+		}
+		entries, _ := os.ReadDir(out)
+		for _, e := range entries {
+			if isTempName(e.Name()) {
+				t.Errorf("temporary file left after SIGINT at %d ms: %s", ms, e.Name())
+			}
 		}
 	}
 }
