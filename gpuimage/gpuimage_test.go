@@ -71,6 +71,8 @@ func TestBadInput(t *testing.T) {
 				{"Merge count", gpuimage.Merge([]*gpuimage.Image{other, other, other, other, other}, &zero), gpuimage.ErrBadType, "5 planes"},
 				{"Merge none", gpuimage.Merge(nil, &zero), gpuimage.ErrBadType, "0 planes"},
 				{"ToImage float", second(mustNew(t, dev, 2, 2, gpuimage.CV32FC1).ToImage()), gpuimage.ErrBadType, "convert to 8U"},
+				{"ToImage 8UC2", second(mustNew(t, dev, 2, 2, gpuimage.CV8UC2).ToImage()), gpuimage.ErrBadType, "1, 3 or 4 channels"},
+				{"ToImage 16UC2", second(mustNew(t, dev, 1, 3, gpuimage.MakeType(gpuimage.Depth16U, 2)).ToImage()), gpuimage.ErrBadType, "1, 3 or 4 channels"},
 				{"FromImage nil", second(gpuimage.FromImage(dev, nil)), nil, "nil image"},
 			}
 			for _, c := range cases {

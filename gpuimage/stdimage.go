@@ -90,7 +90,7 @@ func packRows(pix []byte, stride, rowBytes, rows int) []byte {
 
 // ToImage downloads the image as a Go image: 8UC1 → *image.Gray, 16UC1 →
 // *image.Gray16, 8UC3/8UC4 (BGR/BGRA) → *image.NRGBA, 16UC3/16UC4 → *image.NRGBA64.
-// Other depths need ConvertTo first.
+// Other depths need ConvertTo first; 2-channel images have no Go image type.
 func (im *Image) ToImage() (image.Image, error) {
 	if err := im.state().Check(); err != nil {
 		return nil, opError("ToImage", err)
@@ -109,7 +109,7 @@ func (im *Image) ToImage() (image.Image, error) {
 			out.Pix[2*i], out.Pix[2*i+1] = data[2*i+1], data[2*i]
 		}
 		return out, nil
-	case im.Depth() == Depth8U:
+	case im.Depth() == Depth8U && cn >= 3:
 		out := image.NewNRGBA(image.Rect(0, 0, w, h))
 		for i := 0; i < w*h; i++ {
 			p := data[cn*i:]
@@ -120,7 +120,7 @@ func (im *Image) ToImage() (image.Image, error) {
 			out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = p[2], p[1], p[0], a
 		}
 		return out, nil
-	case im.Depth() == Depth16U:
+	case im.Depth() == Depth16U && cn >= 3:
 		out := image.NewNRGBA64(image.Rect(0, 0, w, h))
 		for i := 0; i < w*h; i++ {
 			p := data[2*cn*i:]
@@ -135,5 +135,5 @@ func (im *Image) ToImage() (image.Image, error) {
 		}
 		return out, nil
 	}
-	return nil, opError("ToImage", fmt.Errorf("%w: %v has no Go image type (convert to 8U or 16U first)", ErrBadType, im.Type()))
+	return nil, opError("ToImage", fmt.Errorf("%w: %v has no Go image type (convert to 8U or 16U with 1, 3 or 4 channels first)", ErrBadType, im.Type()))
 }
