@@ -298,8 +298,19 @@ func EncodeJPEG(src *gpuimage.Image, quality int, opts ...gpuimage.Option) ([]by
 	return EncodeJPEGPixels(pix, src.Rows(), src.Cols(), src.Channels(), quality)
 }
 
+// maxJPEGSide is the most pixels a JPEG holds on a side (its header has 16 bits for each).
+const maxJPEGSide = 65535
+
 // EncodeJPEGPixels encodes packed gray or BGR rows in Go.
 func EncodeJPEGPixels(pix []byte, rows, cols, channels, quality int) ([]byte, error) {
+	switch {
+	case rows <= 0 || cols <= 0 || rows > maxJPEGSide || cols > maxJPEGSide:
+		return nil, fmt.Errorf("codec.EncodeJPEGPixels: %dx%d pixels: JPEG holds 1 to %d a side", cols, rows, maxJPEGSide)
+	case channels != 1 && channels != 3:
+		return nil, fmt.Errorf("codec.EncodeJPEGPixels: %d channels: JPEG holds 1 (gray) or 3 (BGR)", channels)
+	case len(pix) < rows*cols*channels:
+		return nil, fmt.Errorf("codec.EncodeJPEGPixels: %d bytes of pixels for %dx%dx%d", len(pix), cols, rows, channels)
+	}
 	r := image.Rect(0, 0, cols, rows)
 	var img image.Image
 	if channels == 1 {

@@ -5,7 +5,11 @@ import "image"
 // YCbCrToBGR converts a decoded JPEG to packed BGR bytes as libjpeg-turbo does by default: "fancy"
 // (triangular) upsampling of 4:2:0 and 4:2:2 chroma more than 2 samples wide, then
 // its 16-bit fixed-point YCbCr → RGB tables. Other subsamplings replicate chroma.
+// A nil image gives nil.
 func YCbCrToBGR(m *image.YCbCr) []byte {
+	if m == nil {
+		return nil
+	}
 	b := m.Bounds()
 	w, h := b.Dx(), b.Dy()
 	out := make([]byte, 3*w*h)
@@ -90,7 +94,11 @@ func fancyRow422(in []byte, w int, dst []byte) {
 
 // CMYKToBGR converts a decoded CMYK JPEG to packed BGR bytes as OpenCV's CMYK → BGR step for JPEG (on libjpeg's inverted
 // CMYK, which is K' = 255 - K: R = K' - (C*K' >> 8), likewise G from M and B from Y).
+// A nil image gives nil.
 func CMYKToBGR(m *image.CMYK) []byte {
+	if m == nil {
+		return nil
+	}
 	b := m.Bounds()
 	w, h := b.Dx(), b.Dy()
 	out := make([]byte, 3*w*h)

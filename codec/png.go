@@ -24,6 +24,9 @@ const DefaultPNGCompression = 1
 // pigz joins gzip members, so one image is compressed on every core.
 const pngStripRows = 128
 
+// maxPNGSide is the most pixels a PNG holds on a side (2^31-1, by its specification).
+const maxPNGSide = 1<<31 - 1
+
 // EncodePNG writes packed rows as a PNG file: 1, 3 or 4 channels (gray, BGR, BGRA,
 // in gpuimage's channel order), 8- or 16-bit samples (16-bit ones little-endian, as
 // images hold them), at a zlib compression level from 0 to 9 (OpenCV's
@@ -44,6 +47,9 @@ func EncodePNG(w io.Writer, pix []byte, rows, cols, channels int, deep bool, lev
 	if channels != 1 && channels != 3 && channels != 4 || rows <= 0 || cols <= 0 {
 		return fmt.Errorf("codec.EncodePNG: %dx%d pixels of %d channels (want 1, 3 or 4)", cols, rows, channels)
 	}
+	if rows > maxPNGSide || cols > maxPNGSide {
+		return fmt.Errorf("codec.EncodePNG: %dx%d pixels: PNG holds at most %d a side", cols, rows, maxPNGSide)
+	}
 	if level < 0 || level > 9 {
 		return fmt.Errorf("codec.EncodePNG: compression level %d (want 0 to 9)", level)
 	}
@@ -52,7 +58,7 @@ func EncodePNG(w io.Writer, pix []byte, rows, cols, channels int, deep bool, lev
 		bps = 2
 	}
 	rowBytes := cols * channels * bps
-	if int64(len(pix)) < int64(rows)*int64(rowBytes) {
+	if len(pix)/rowBytes < rows { // rows*rowBytes may overflow
 		return fmt.Errorf("codec.EncodePNG: %d bytes for %dx%d pixels of %d bytes", len(pix), cols, rows, channels*bps)
 	}
 	// Filter and compress strips in parallel.

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/png"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/codec"
@@ -90,6 +91,18 @@ func TestEncodePNG(t *testing.T) {
 	}
 	if err := codec.EncodePNG(&bytes.Buffer{}, make([]byte, 11), 2, 2, 3, false, 1); err == nil {
 		t.Error("short pixel data accepted")
+	}
+	// Sizes whose byte count overflows were accepted, then indexed out of range.
+	if err := codec.EncodePNG(&bytes.Buffer{}, make([]byte, 9), 1<<40, 1<<31, 3, true, 1); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("2^31 x 2^40 pixels: %v", err)
+	}
+	if err := codec.EncodePNG(&bytes.Buffer{}, make([]byte, 9), 1<<30, 1<<30, 3, true, 1); err == nil || !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("2^30 x 2^30 pixels from 9 bytes: %v", err)
+	}
+	for _, c := range []struct{ n, rows, cols, cn int }{{12, 2, 2, 2}, {11, 2, 2, 3}, {9, 1 << 40, 1 << 31, 3}, {9, 0, 3, 3}, {3, 1, 70000, 1}} {
+		if _, err := codec.EncodeJPEGPixels(make([]byte, c.n), c.rows, c.cols, c.cn, 90); err == nil {
+			t.Errorf("EncodeJPEGPixels of %d bytes as %dx%dx%d accepted", c.n, c.cols, c.rows, c.cn)
+		}
 	}
 }
 
