@@ -1,6 +1,8 @@
 package dsp
 
 import (
+	"github.com/gpuimg/gpuimg/internal/core"
+
 	"fmt"
 	"sort"
 )
@@ -14,6 +16,9 @@ import (
 // defaults: Hamming) the low-passes take another window or a Kaiser Width; Fs in o
 // is ignored for fs.
 func Crossover(fs float64, edges []float64, numtaps int, o *FirWinOptions) ([][]float64, error) {
+	if numtaps > core.MaxDim {
+		return nil, fmt.Errorf("dsp.Crossover: %d taps: want at most %d", numtaps, core.MaxDim)
+	}
 	if numtaps < 1 || numtaps%2 == 0 {
 		return nil, fmt.Errorf("dsp.Crossover: %d taps: want an odd number (the bands sum to a centred impulse)", numtaps)
 	}

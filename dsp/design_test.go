@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/dsp"
@@ -92,10 +93,13 @@ func TestGetWindow(t *testing.T) {
 	for _, bad := range []struct {
 		w dsp.Window
 		n int
-	}{{dsp.Hann, 0}, {dsp.Window{Name: "bogus"}, 8}, {dsp.Window{Name: "bogus"}, 1}, {dsp.Kaiser(math.NaN()), 8}, {dsp.Tukey(1.5), 8}, {dsp.Tukey(math.NaN()), 8}} {
+	}{{dsp.Hann, 0}, {dsp.Hann, 1 << 40}, {dsp.Hann, 1<<30 + 1}, {dsp.Window{Name: "bogus"}, 8}, {dsp.Window{Name: "bogus"}, 1}, {dsp.Kaiser(math.NaN()), 8}, {dsp.Tukey(1.5), 8}, {dsp.Tukey(math.NaN()), 8}} {
 		if _, err := dsp.GetWindow(bad.w, bad.n, false); err == nil {
 			t.Errorf("GetWindow(%v, %d) accepted", bad.w, bad.n)
 		}
+	}
+	if _, err := dsp.FirWin(1<<40+1, []float64{0.5}, dsp.Lowpass, nil); err == nil || !strings.Contains(err.Error(), "taps") {
+		t.Errorf("FirWin of 2^40+1 taps: %v, want an error (not an allocation that aborts the process)", err)
 	}
 }
 
@@ -356,7 +360,7 @@ func TestCrossover(t *testing.T) {
 	for _, bad := range []struct {
 		edges []float64
 		taps  int
-	}{{[]float64{250}, 8192}, {nil, 101}, {[]float64{2000, 250}, 101}, {[]float64{30000}, 101}} {
+	}{{[]float64{250}, 8192}, {[]float64{250}, 1<<40 + 1}, {nil, 101}, {[]float64{2000, 250}, 101}, {[]float64{30000}, 101}} {
 		if _, err := dsp.Crossover(48000, bad.edges, bad.taps, nil); err == nil {
 			t.Errorf("Crossover(%v, %d) accepted", bad.edges, bad.taps)
 		}

@@ -1,6 +1,8 @@
 package dsp
 
 import (
+	"github.com/gpuimg/gpuimg/internal/core"
+
 	"fmt"
 	"math"
 )
@@ -64,8 +66,8 @@ func FirWin(numtaps int, cutoff []float64, band BandType, o *FirWinOptions) ([]f
 	if !(fs > 0) || math.IsInf(fs, 0) {
 		return nil, fmt.Errorf("dsp.FirWin: sampling frequency %g", fs)
 	}
-	if numtaps < 1 {
-		return nil, fmt.Errorf("dsp.FirWin: %d taps: want at least 1", numtaps)
+	if numtaps < 1 || numtaps > core.MaxDim {
+		return nil, fmt.Errorf("dsp.FirWin: %d taps: want 1 to %d", numtaps, core.MaxDim)
 	}
 	nyq := fs / 2
 	if len(cutoff) == 0 {

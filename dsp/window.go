@@ -1,6 +1,8 @@
 package dsp
 
 import (
+	"github.com/gpuimg/gpuimg/internal/core"
+
 	"fmt"
 	"math"
 	"strings"
@@ -47,8 +49,8 @@ func (w Window) String() string {
 // symmetric window of n+1 samples; symmetric ones (for filter design) are
 // symmetric about their middle.
 func GetWindow(w Window, n int, periodic bool) ([]float64, error) {
-	if n <= 0 {
-		return nil, fmt.Errorf("dsp.GetWindow: %d samples: want at least 1", n)
+	if n <= 0 || n > core.MaxDim {
+		return nil, fmt.Errorf("dsp.GetWindow: %d samples: want 1 to %d", n, core.MaxDim)
 	}
 	m := n
 	if periodic && n > 1 { // one sample is 1 either way
