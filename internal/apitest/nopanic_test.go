@@ -44,7 +44,9 @@ func TestNoPanics(t *testing.T) {
 		for _, name := range names {
 			f := reflect.ValueOf(exported[name])
 			for trial := 0; trial < 60*rounds; trial++ {
-				callNoPanic(t, name, f, g.args(f.Type(), nil))
+				for _, res := range callNoPanic(t, name, f, g.args(f.Type(), nil)) {
+					g.useObject(t, res) // streams, filters and the like
+				}
 				g.close()
 			}
 		}
@@ -58,6 +60,39 @@ func TestNoPanics(t *testing.T) {
 			callNoPanic(t, "Image."+m.Name, m.Func, g.args(m.Type, &v))
 			g.close()
 		}
+		for _, m := range []reflect.Value{reflect.ValueOf(dev), reflect.ValueOf(gpuimage.CPU())} {
+			for trial := 0; trial < 20*rounds; trial++ {
+				g.useObject(t, m)
+				g.close()
+			}
+		}
+	}
+}
+
+// useObject calls random methods of an object a function returned (not images,
+// which have their own rounds, and not Close until the end), then closes it.
+func (g *argGen) useObject(t *testing.T, obj reflect.Value) {
+	if obj.Kind() != reflect.Ptr || obj.IsNil() || obj.Type() == imageType || obj.NumMethod() == 0 {
+		return
+	}
+	var closeFn reflect.Value
+	for i := 0; i < obj.NumMethod(); i++ {
+		if obj.Type().Method(i).Name == "Close" {
+			closeFn = obj.Method(i)
+		}
+	}
+	name := obj.Type().Elem().String() + "."
+	for k := 0; k < 6; k++ {
+		m := obj.Type().Method(g.r.Intn(obj.NumMethod()))
+		if m.Name == "Close" {
+			continue
+		}
+		callNoPanic(t, name+m.Name, m.Func, g.args(m.Type, &obj))
+	}
+	if closeFn.IsValid() && obj.Interface() != any(gpuimage.CPU()) && obj.Type() != reflect.TypeOf(g.dev) {
+		callNoPanic(t, name+"Close", closeFn, nil)
+		m, _ := obj.Type().MethodByName(obj.Type().Method(g.r.Intn(obj.NumMethod())).Name)
+		callNoPanic(t, name+m.Name+" after Close", m.Func, g.args(m.Type, &obj))
 	}
 }
 
@@ -233,15 +268,17 @@ func opaque(t reflect.Type) bool {
 	return true
 }
 
-func callNoPanic(t *testing.T, name string, f reflect.Value, args []reflect.Value) {
+// callNoPanic calls f and returns its results (none if it panicked).
+func callNoPanic(t *testing.T, name string, f reflect.Value, args []reflect.Value) []reflect.Value {
 	t.Helper()
 	done := make(chan any, 1)
+	var res []reflect.Value
 	go func() {
 		defer func() { done <- recover() }()
 		if f.Type().IsVariadic() {
-			f.CallSlice(args)
+			res = f.CallSlice(args)
 		} else {
-			f.Call(args)
+			res = f.Call(args)
 		}
 	}()
 	select {
@@ -249,9 +286,11 @@ func callNoPanic(t *testing.T, name string, f reflect.Value, args []reflect.Valu
 		if p != nil {
 			t.Errorf("%s(%s): panic: %v", name, describe(args), p)
 		}
+		return res
 	case <-time.After(time.Minute):
 		t.Fatalf("%s(%s): no return within a minute", name, describe(args))
 	}
+	return nil
 }
 
 func describe(args []reflect.Value) string {
