@@ -307,7 +307,7 @@ func (f *pngFilter) load(src []byte, channels int, deep bool) { toFile(f.prev, s
 func (f *pngFilter) row(out, src []byte, channels int, deep bool) []byte {
 	toFile(f.cur, src, channels, deep)
 	cur, prev, bpp := f.cur, f.prev, f.bpp
-	none, sub, up, avg, paeth := f.candidates[0], f.candidates[1], f.candidates[2], f.candidates[3], f.candidates[4]
+	none, sub, up, avg, pae := f.candidates[0], f.candidates[1], f.candidates[2], f.candidates[3], f.candidates[4]
 	copy(none, cur)
 	for i := range cur {
 		var a, c byte
@@ -318,7 +318,7 @@ func (f *pngFilter) row(out, src []byte, channels int, deep bool) []byte {
 		sub[i] = cur[i] - a
 		up[i] = cur[i] - b
 		avg[i] = cur[i] - byte((int(a)+int(b))/2)
-		paeth[i] = cur[i] - paethPredictor(a, b, c)
+		pae[i] = cur[i] - paeth(a, b, c)
 	}
 	best, bestSum := 0, -1
 	for k, cand := range f.candidates {
@@ -341,25 +341,4 @@ func abs8(v byte) int {
 		return int(v)
 	}
 	return 256 - int(v)
-}
-
-func paethPredictor(a, b, c byte) byte {
-	p := int(a) + int(b) - int(c)
-	pa, pb, pc := p-int(a), p-int(b), p-int(c)
-	if pa < 0 {
-		pa = -pa
-	}
-	if pb < 0 {
-		pb = -pb
-	}
-	if pc < 0 {
-		pc = -pc
-	}
-	if pa <= pb && pa <= pc {
-		return a
-	}
-	if pb <= pc {
-		return b
-	}
-	return c
 }

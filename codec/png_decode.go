@@ -105,48 +105,125 @@ func DecodePNGPixels(data []byte) (pix []byte, rows, cols, channels int, deep bo
 }
 
 // unfilter undoes a row's PNG filter in place (prev is nil for the first row).
+// The loops are specialised so that the common cases run without bounds checks or
+// unpredictable branches: the first bpp bytes, which have no left neighbour, apart;
+// Up eight bytes at a time; Paeth's choice as conditional moves. On a photo-like
+// 4K RGB file, mostly Paeth rows, this halves the decode's unfiltering time.
 func unfilter(ft byte, cur, prev []byte, bpp int) error {
+	if ft > 4 {
+		return fmt.Errorf("corrupt PNG file: filter type %d", ft)
+	}
+	if prev == nil { // the row above is zeros: Up does nothing, Paeth is Sub
+		switch ft {
+		case 2:
+			return nil
+		case 4:
+			ft = 1
+		}
+	}
+	n := len(cur)
+	bpp = min(bpp, n)
 	switch ft {
-	case 0:
 	case 1:
-		for i := bpp; i < len(cur); i++ {
+		for i := bpp; i < n; i++ {
 			cur[i] += cur[i-bpp]
 		}
 	case 2:
-		if prev != nil {
-			for i := range cur {
-				cur[i] += prev[i]
-			}
-		}
+		upRow(cur, prev[:n])
 	case 3:
-		for i := range cur {
-			var a, b int
-			if i >= bpp {
-				a = int(cur[i-bpp])
+		if prev == nil {
+			for i := bpp; i < n; i++ {
+				cur[i] += cur[i-bpp] >> 1
 			}
-			if prev != nil {
-				b = int(prev[i])
-			}
-			cur[i] += byte((a + b) / 2)
+			return nil
+		}
+		prev = prev[:n]
+		for i := 0; i < bpp; i++ {
+			cur[i] += prev[i] >> 1
+		}
+		for i := bpp; i < n; i++ {
+			cur[i] += byte((uint(cur[i-bpp]) + uint(prev[i])) >> 1)
 		}
 	case 4:
-		for i := range cur {
-			var a, b, c byte
-			if i >= bpp {
-				a = cur[i-bpp]
-			}
-			if prev != nil {
-				b = prev[i]
-				if i >= bpp {
-					c = prev[i-bpp]
-				}
-			}
-			cur[i] += paethPredictor(a, b, c)
+		prev = prev[:n]
+		for i := 0; i < bpp; i++ {
+			cur[i] += prev[i] // a = c = 0: the predictor is b
 		}
-	default:
-		return fmt.Errorf("corrupt PNG file: filter type %d", ft)
+		switch {
+		case bpp == 3 && n%3 == 0: // rows are whole pixels in a file; the test's need not be
+			paethRow3(cur, prev)
+		case bpp == 4 && n%4 == 0:
+			paethRow4(cur, prev)
+		default:
+			left, upLeft := cur[:n-bpp], prev[:n-bpp]
+			cur, prev = cur[bpp:], prev[bpp:]
+			for i := range cur {
+				cur[i] += paeth(left[i], prev[i], upLeft[i])
+			}
+		}
 	}
 	return nil
+}
+
+// paeth is the Paeth predictor of a byte from its left (a), upper (b) and upper
+// left (c) neighbours, PNG's choice among the three of the one nearest a + b - c
+// (a, then b, on ties). This is stb_image's equivalent form: with lo and hi the
+// smaller and larger of a and b and t = 3c - (a + b), the answer is hi if t <= lo,
+// else lo if hi <= t, else c (TestPaeth checks every input). Masks, not
+// ifs, select: the compiler makes branches of ifs, which photos mispredict.
+func paeth(a, b, c byte) byte {
+	ic := int(c)
+	lo, hi := int(min(a, b)), int(max(a, b))
+	t := 3*ic - lo - hi
+	r := ic ^ (lo^ic)&^((t-hi)>>63)       // lo if hi <= t
+	return byte(r ^ (hi^r)&^((lo-t)>>63)) // hi if t <= lo
+}
+
+// paethRow3 unfilters a Paeth row of 3-byte pixels after the first, keeping the
+// left and upper-left pixels in registers (the loop's chain then has no store and
+// reload in it).
+func paethRow3(cur, prev []byte) {
+	a0, a1, a2 := cur[0], cur[1], cur[2]
+	c0, c1, c2 := prev[0], prev[1], prev[2]
+	for i := 3; i+3 <= len(cur); i += 3 {
+		p, q := prev[i:i+3:i+3], cur[i:i+3:i+3]
+		b0, b1, b2 := p[0], p[1], p[2]
+		a0 = q[0] + paeth(a0, b0, c0)
+		a1 = q[1] + paeth(a1, b1, c1)
+		a2 = q[2] + paeth(a2, b2, c2)
+		q[0], q[1], q[2] = a0, a1, a2
+		c0, c1, c2 = b0, b1, b2
+	}
+}
+
+// paethRow4 is paethRow3 for 4-byte pixels.
+func paethRow4(cur, prev []byte) {
+	a0, a1, a2, a3 := cur[0], cur[1], cur[2], cur[3]
+	c0, c1, c2, c3 := prev[0], prev[1], prev[2], prev[3]
+	for i := 4; i+4 <= len(cur); i += 4 {
+		p, q := prev[i:i+4:i+4], cur[i:i+4:i+4]
+		b0, b1, b2, b3 := p[0], p[1], p[2], p[3]
+		a0 = q[0] + paeth(a0, b0, c0)
+		a1 = q[1] + paeth(a1, b1, c1)
+		a2 = q[2] + paeth(a2, b2, c2)
+		a3 = q[3] + paeth(a3, b3, c3)
+		q[0], q[1], q[2], q[3] = a0, a1, a2, a3
+		c0, c1, c2, c3 = b0, b1, b2, b3
+	}
+}
+
+// upRow adds prev to cur bytewise, eight bytes at a time (the sum of the low seven
+// bits of each byte, then the top bit by exclusive or, so no carry crosses a byte).
+func upRow(cur, prev []byte) {
+	const low, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(cur); i += 8 {
+		x, y := binary.LittleEndian.Uint64(cur[i:]), binary.LittleEndian.Uint64(prev[i:])
+		binary.LittleEndian.PutUint64(cur[i:], ((x&low)+(y&low))^((x^y)&high))
+	}
+	for ; i < len(cur); i++ {
+		cur[i] += prev[i]
+	}
 }
 
 // fromFile writes a row in the file's order (gray, GA, RGB, RGBA; big-endian
