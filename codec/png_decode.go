@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zlib"
 )
@@ -81,27 +82,70 @@ func DecodePNGPixels(data []byte) (pix []byte, rows, cols, channels int, deep bo
 	if err != nil {
 		return nil, 0, 0, 0, false, fmt.Errorf("corrupt PNG file: %v", err)
 	}
-	defer zr.Close()
-	raw := make([]byte, (rowBytes+1)*rows)
-	if _, err := io.ReadFull(zr, raw); err != nil {
-		return nil, 0, 0, 0, false, fmt.Errorf("corrupt or truncated PNG file: not enough pixel data (%v)", err)
-	}
 	outCn := channels
 	if channels == 2 {
 		outCn = 4
 	}
 	pix = make([]byte, rows*cols*outCn*es)
 	var prev []byte
-	for y := 0; y < rows; y++ {
-		line := raw[y*(rowBytes+1) : (y+1)*(rowBytes+1)]
-		cur := line[1:]
-		if err := unfilter(line[0], cur, prev, bpp); err != nil {
-			return nil, 0, 0, 0, false, err
+	err = inflateRows(zr, make([]byte, (rowBytes+1)*rows), rowBytes+1, func(lines []byte, y0 int) error {
+		for y := y0; len(lines) > 0; y++ {
+			line := lines[:rowBytes+1]
+			lines = lines[rowBytes+1:]
+			cur := line[1:]
+			if err := unfilter(line[0], cur, prev, bpp); err != nil {
+				return err
+			}
+			fromFile(pix[y*cols*outCn*es:(y+1)*cols*outCn*es], cur, channels, es)
+			prev = cur
 		}
-		fromFile(pix[y*cols*outCn*es:(y+1)*cols*outCn*es], cur, channels, es)
-		prev = cur
+		return nil
+	})
+	if err != nil {
+		return nil, 0, 0, 0, false, err
 	}
 	return pix, rows, cols, outCn, deep, nil
+}
+
+// pngChunkRows is how many rows inflateRows hands on at a time.
+const pngChunkRows = 16
+
+// inflateRows inflates zr into raw, lines of lineBytes each, and calls use on each
+// run of pngChunkRows lines (y0 is the first's index) as soon as it is inflated:
+// inflating the next run on another goroutine while use unfilters this one, so a
+// decode takes about as long as the slower of the two instead of their sum. It
+// closes zr.
+func inflateRows(zr io.ReadCloser, raw []byte, lineBytes int, use func(lines []byte, y0 int) error) error {
+	rows := len(raw) / lineBytes
+	ready := make(chan int, rows/pngChunkRows+1) // lines inflated so far; never blocks
+	var stop atomic.Bool
+	var inflateErr error
+	go func() {
+		defer close(ready)
+		defer zr.Close()
+		for done := 0; done < rows && !stop.Load(); {
+			n := min(pngChunkRows, rows-done)
+			if _, err := io.ReadFull(zr, raw[done*lineBytes:(done+n)*lineBytes]); err != nil {
+				inflateErr = fmt.Errorf("corrupt or truncated PNG file: not enough pixel data (%v)", err)
+				return
+			}
+			done += n
+			ready <- done
+		}
+	}()
+	var err error
+	y := 0
+	for done := range ready { // ends when the inflating goroutine has
+		if err == nil {
+			err = use(raw[y*lineBytes:done*lineBytes], y)
+			stop.Store(err != nil)
+		}
+		y = done
+	}
+	if err != nil {
+		return err
+	}
+	return inflateErr // written before ready was closed
 }
 
 // unfilter undoes a row's PNG filter in place (prev is nil for the first row).
