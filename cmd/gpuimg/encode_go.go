@@ -5,7 +5,6 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
-	"image/jpeg"
 	"os"
 	"strings"
 
@@ -165,7 +164,7 @@ func encodeGoTo(f *os.File, path string, p pixels, wo writeOpts) error {
 	case "PNG":
 		return codec.EncodePNG(f, p.data, p.rows, p.cols, p.typ.Channels(), p.typ.Depth() == gpuimage.Depth16U, wo.compression)
 	case "JPEG":
-		return jpeg.Encode(f, goImage(p), &jpeg.Options{Quality: wo.quality})
+		return codec.WriteJPEGPixels(f, p.data, p.rows, p.cols, p.typ.Channels(), wo.quality)
 	case "GIF":
 		img := goImage(p)
 		if g, ok := img.(*image.Gray); ok {

@@ -25,6 +25,7 @@ var exported = map[string]any{
 	"codec.DecodeJPEGPixels":      codec.DecodeJPEGPixels,
 	"codec.EncodeJPEG":            codec.EncodeJPEG,
 	"codec.EncodeJPEGPixels":      codec.EncodeJPEGPixels,
+	"codec.WriteJPEGPixels":       codec.WriteJPEGPixels,
 	"codec.ParseJPEG":             codec.ParseJPEG,
 	"codec.JPEGBackend":           codec.JPEGBackend,
 	"codec.JPEGEngines":           codec.JPEGEngines,
