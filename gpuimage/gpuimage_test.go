@@ -212,12 +212,45 @@ func TestGoImageRoundTrip(t *testing.T) {
 		r.Read(g16.Pix)
 		n64 := image.NewNRGBA64(image.Rect(0, 0, 4, 2))
 		r.Read(n64.Pix)
-		ycc := image.NewYCbCr(image.Rect(0, 0, 6, 4), image.YCbCrSubsampleRatio420)
-		r.Read(ycc.Y)
+		cases := []struct {
+			img  image.Image
+			want gpuimage.MatType
+		}{{nrgba, gpuimage.CV8UC4}, {gray, gpuimage.CV8UC1}, {g16, gpuimage.CV16UC1}, {n64, gpuimage.CV16UC4}}
+		// Opaque images of every kind go through *image.RGBA; images with alpha
+		// through *image.NRGBA. Sub-images start off the origin.
+		for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio422,
+			image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410} {
+			ycc := image.NewYCbCr(image.Rect(0, 0, 13, 7), ratio)
+			r.Read(ycc.Y)
+			r.Read(ycc.Cb)
+			r.Read(ycc.Cr)
+			cases = append(cases, struct {
+				img  image.Image
+				want gpuimage.MatType
+			}{ycc, gpuimage.CV8UC3}, struct {
+				img  image.Image
+				want gpuimage.MatType
+			}{ycc.SubImage(image.Rect(3, 1, 12, 6)), gpuimage.CV8UC3})
+		}
+		cmyk := image.NewCMYK(image.Rect(2, 2, 9, 5))
+		r.Read(cmyk.Pix)
+		rgba := image.NewRGBA(image.Rect(0, 0, 5, 4))
+		r.Read(rgba.Pix)
+		for i := 0; i < len(rgba.Pix); i += 4 { // valid premultiplied colours
+			rgba.Pix[i], rgba.Pix[i+1], rgba.Pix[i+2] = min(rgba.Pix[i], rgba.Pix[i+3]), min(rgba.Pix[i+1], rgba.Pix[i+3]), min(rgba.Pix[i+2], rgba.Pix[i+3])
+		}
+		pal := image.NewPaletted(image.Rect(0, 0, 4, 3), color.Palette{color.NRGBA{1, 2, 3, 255}, color.NRGBA{200, 100, 50, 128}})
+		r.Read(pal.Pix)
+		for i := range pal.Pix {
+			pal.Pix[i] %= 2
+		}
 		for _, c := range []struct {
 			img  image.Image
 			want gpuimage.MatType
-		}{{nrgba, gpuimage.CV8UC4}, {gray, gpuimage.CV8UC1}, {g16, gpuimage.CV16UC1}, {n64, gpuimage.CV16UC4}, {ycc, gpuimage.CV8UC3}} {
+		}{{cmyk, gpuimage.CV8UC3}, {rgba, gpuimage.CV8UC4}, {pal, gpuimage.CV8UC4}} {
+			cases = append(cases, c)
+		}
+		for _, c := range cases {
 			im, err := gpuimage.FromImage(dev, c.img)
 			if err != nil {
 				t.Fatal(err)
@@ -234,7 +267,7 @@ func TestGoImageRoundTrip(t *testing.T) {
 				for x := 0; x < b.Dx(); x++ {
 					w := color.NRGBA64Model.Convert(c.img.At(b.Min.X+x, b.Min.Y+y))
 					g := color.NRGBA64Model.Convert(back.At(x, y))
-					if _, isYCC := c.img.(*image.YCbCr); isYCC {
+					if c.img.ColorModel() != color.Gray16Model && c.img.ColorModel() != color.NRGBA64Model { // 8-bit: compare in 8 bits
 						w = color.NRGBAModel.Convert(c.img.At(b.Min.X+x, b.Min.Y+y))
 						g = color.NRGBAModel.Convert(back.At(x, y))
 					}
