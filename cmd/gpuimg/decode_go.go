@@ -291,13 +291,20 @@ func nrgbaPixels(img image.Image, cn int) pixels {
 	b := img.Bounds()
 	w, ht := b.Dx(), b.Dy()
 	n, ok := img.(*image.NRGBA)
-	if !ok {
-		if rgba, isRGBA := img.(*image.RGBA); isRGBA && opaque(rgba) {
-			n = &image.NRGBA{Pix: rgba.Pix, Stride: rgba.Stride, Rect: rgba.Rect}
-		} else {
-			n = image.NewNRGBA(image.Rect(0, 0, w, ht))
-			draw.Draw(n, n.Bounds(), img, b.Min, draw.Src)
+	switch o, hasOpaque := img.(interface{ Opaque() bool }); {
+	case ok:
+	case hasOpaque && o.Opaque():
+		// Without alpha, RGBA and NRGBA hold the same values, and image/draw fills
+		// an *image.RGBA without a call per pixel (YCbCr, CMYK, opaque RGBA).
+		rgba, isRGBA := img.(*image.RGBA)
+		if !isRGBA {
+			rgba = image.NewRGBA(image.Rect(0, 0, w, ht))
+			draw.Draw(rgba, rgba.Bounds(), img, b.Min, draw.Src)
 		}
+		n = &image.NRGBA{Pix: rgba.Pix, Stride: rgba.Stride, Rect: rgba.Rect}
+	default:
+		n = image.NewNRGBA(image.Rect(0, 0, w, ht))
+		draw.Draw(n, n.Bounds(), img, b.Min, draw.Src)
 	}
 	out := make([]byte, w*ht*cn)
 	for y := 0; y < ht; y++ {
@@ -312,15 +319,6 @@ func nrgbaPixels(img image.Image, cn int) pixels {
 		}
 	}
 	return pixels{rows: ht, cols: w, typ: gpuimage.MakeType(gpuimage.Depth8U, cn), data: out}
-}
-
-func opaque(m *image.RGBA) bool {
-	for i := 3; i < len(m.Pix); i += 4 {
-		if m.Pix[i] != 255 {
-			return false
-		}
-	}
-	return true
 }
 
 // nrgba64Pixels converts to 16-bit gray (cn 1), BGR or BGRA, not premultiplied.
