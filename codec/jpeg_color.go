@@ -4,7 +4,9 @@ import "image"
 
 // YCbCrToBGR converts a decoded JPEG to packed BGR bytes as libjpeg-turbo does by default: "fancy"
 // (triangular) upsampling of 4:2:0 and 4:2:2 chroma more than 2 samples wide, then
-// its 16-bit fixed-point YCbCr → RGB tables. Other subsamplings replicate chroma.
+// its 16-bit fixed-point YCbCr → RGB tables. Other subsamplings replicate chroma,
+// as do sub-images that start at an odd row or column (their chroma samples do not
+// start on a pair of pixels); other sub-images convert as images of their own.
 // A nil image gives nil.
 func YCbCrToBGR(m *image.YCbCr) []byte {
 	if m == nil {
@@ -16,7 +18,7 @@ func YCbCrToBGR(m *image.YCbCr) []byte {
 	cb := make([]byte, w+2)
 	cr := make([]byte, w+2)
 	// libjpeg-turbo upsamples plainly (replicates) where chroma is at most 2 wide.
-	fancy := (w+1)/2 > 2
+	fancy := (w+1)/2 > 2 && b.Min.X%2 == 0 && b.Min.Y%2 == 0
 	for y := 0; y < h; y++ {
 		switch {
 		case m.SubsampleRatio == image.YCbCrSubsampleRatio420 && fancy:
