@@ -177,9 +177,18 @@ func (g *argGen) value(t reflect.Type) reflect.Value {
 		return v
 	}
 	if t.Kind() == reflect.Interface {
-		// Writers discard; readers read random bytes (or a valid file's start).
-		// Other interfaces stay nil.
+		// Go images are random ones; writers discard; readers read random bytes
+		// (or a valid file's start). Other interfaces stay nil.
 		switch rd := bytes.NewReader(g.bytes()); {
+		case t == reflect.TypeOf((*image.Image)(nil)).Elem():
+			if m := g.goImage([]reflect.Type{reflect.TypeOf((*image.YCbCr)(nil)), reflect.TypeOf((*image.CMYK)(nil))}[g.r.Intn(2)]); !m.IsNil() {
+				v.Set(m)
+			}
+			if g.r.Intn(3) == 0 {
+				others := []image.Image{image.NewNRGBA(image.Rect(0, 0, 3, 5)), image.NewGray16(image.Rect(1, 1, 4, 2)),
+					image.NewRGBA64(image.Rect(0, 0, 2, 2)), image.NewPaletted(image.Rect(0, 0, 2, 3), nil), image.NewAlpha(image.Rect(0, 0, 1, 1))}
+				v.Set(reflect.ValueOf(others[g.r.Intn(len(others))]))
+			}
 		case reflect.TypeOf(io.Discard).Implements(t):
 			v.Set(reflect.ValueOf(io.Discard))
 		case reflect.TypeOf(rd).Implements(t):
@@ -232,9 +241,12 @@ func (g *argGen) value(t reflect.Type) reflect.Value {
 			}
 		}
 	case reflect.Ptr:
+		if m := g.goImage(t); m.IsValid() {
+			return m
+		}
 		// Nil, or a value of an options struct. Opaque types (made by their
-		// constructors) and the standard library's images stay nil: a zero or
-		// random one is not something a caller can hold.
+		// constructors) and the standard library's other images stay nil: a zero
+		// or random one is not something a caller can hold.
 		if g.r.Intn(3) > 0 && !opaque(t.Elem()) && t.Elem().PkgPath() != "image" {
 			p := reflect.New(t.Elem())
 			p.Elem().Set(g.value(t.Elem()))
@@ -242,6 +254,41 @@ func (g *argGen) value(t reflect.Type) reflect.Value {
 		}
 	}
 	return v // functions and channels stay nil
+}
+
+// goImage is, for *image.YCbCr and *image.CMYK, nil or a random image of an odd
+// size (a sub-image at random coordinates half the time); for other types it is
+// the zero Value.
+func (g *argGen) goImage(t reflect.Type) reflect.Value {
+	if t != reflect.TypeOf((*image.YCbCr)(nil)) && t != reflect.TypeOf((*image.CMYK)(nil)) {
+		return reflect.Value{}
+	}
+	if g.r.Intn(6) == 0 {
+		return reflect.Zero(t)
+	}
+	rect := image.Rect(0, 0, 1+g.r.Intn(20), 1+g.r.Intn(20))
+	var m interface {
+		image.Image
+		SubImage(image.Rectangle) image.Image
+	}
+	if t == reflect.TypeOf((*image.CMYK)(nil)) {
+		c := image.NewCMYK(rect)
+		g.r.Read(c.Pix)
+		m = c
+	} else {
+		ratios := []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio422,
+			image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410}
+		y := image.NewYCbCr(rect, ratios[g.r.Intn(len(ratios))])
+		g.r.Read(y.Y)
+		g.r.Read(y.Cb)
+		g.r.Read(y.Cr)
+		m = y
+	}
+	if g.r.Intn(2) == 0 {
+		x0, y0 := g.r.Intn(rect.Dx()), g.r.Intn(rect.Dy())
+		return reflect.ValueOf(m.SubImage(image.Rect(x0, y0, x0+1+g.r.Intn(rect.Dx()-x0), y0+1+g.r.Intn(rect.Dy()-y0))))
+	}
+	return reflect.ValueOf(m)
 }
 
 // bytes is a random file: random bytes, or one of the image formats' signatures
