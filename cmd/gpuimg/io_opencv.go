@@ -62,7 +62,7 @@ func decodeBytes(data []byte, h header, ro readOpts) (pixels, error) {
 
 // encode writes p by the write rule with OpenCV's imwrite (PNG, TIFF and GIF in
 // Go, the same code as the pure-Go build's),
-// through a temporary file renamed into place.
+// through a temporary folder, its file renamed into place.
 func encode(path string, p pixels, wo writeOpts) error {
 	if err := checkEncodable(path, p.typ); err != nil {
 		return err

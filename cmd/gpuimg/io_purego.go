@@ -22,7 +22,7 @@ func decodeBytes(data []byte, h header, ro readOpts) (pixels, error) {
 	return decodeGo(data, h, ro.mode)
 }
 
-// encode writes p by the write rule, through a temporary file renamed into place.
+// encode writes p by the write rule, through a temporary folder, its file renamed into place.
 func encode(path string, p pixels, wo writeOpts) error { return encodeGo(path, p, wo) }
 
 // setReadLimit has nothing to tell a pure-Go decoder: the limit is checked on the

@@ -619,7 +619,7 @@ func decodeSafely(dev *gpuimage.Device, datas [][]byte, imgs []*gpuimage.Image) 
 	return codec.DecodeJPEGs(dev, datas, imgs)
 }
 
-// writeFile writes an encoded file through a temporary file renamed into place.
+// writeFile writes an encoded file through a temporary folder, its file renamed into place.
 func writeFile(path string, b []byte) error {
 	return atomicWrite(path, func(tmp string) error { return os.WriteFile(tmp, b, 0o600) })
 }
