@@ -151,7 +151,7 @@ func inflateRows(zr io.ReadCloser, raw []byte, lineBytes int, use func(lines []b
 // unfilter undoes a row's PNG filter in place (prev is nil for the first row).
 // The loops are specialised so that the common cases run without bounds checks or
 // unpredictable branches: the first bpp bytes, which have no left neighbour, apart;
-// Up eight bytes at a time; Paeth's choice as conditional moves. On a photo-like
+// Up eight bytes at a time; Paeth's choice by masks. On a photo-like
 // 4K RGB file, mostly Paeth rows, this halves the decode's unfiltering time.
 func unfilter(ft byte, cur, prev []byte, bpp int) error {
 	if ft > 4 {
