@@ -50,7 +50,7 @@ func Download(im *gpuimage.Image) (gocv.Mat, error) {
 	}
 	if err := im.Download(data); err != nil {
 		m.Close()
-		return gocv.NewMat(), err
+		return gocv.NewMat(), fmt.Errorf("gocvmat.Download: %w", err)
 	}
 	return m, nil
 }
