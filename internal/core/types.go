@@ -42,6 +42,8 @@ func (d Depth) String() string {
 		return "16S"
 	case Depth32F:
 		return "32F"
+	case 1, 4, 6, 7: // OpenCV's other depths, which images here do not have
+		return [...]string{1: "8S", 4: "32S", 6: "64F", 7: "16F"}[d]
 	}
 	return fmt.Sprintf("Depth(%d)", int(d))
 }
