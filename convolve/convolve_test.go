@@ -41,7 +41,7 @@ func TestBadInput(t *testing.T) {
 		{"even gaussian", convolve.ErrBadKernel, "odd", func() error { return convolve.GaussianBlur(src, dst, image.Pt(4, 5), 0, 0, 4) }},
 		{"gaussian no size or sigma", convolve.ErrBadKernel, "odd", func() error { return convolve.GaussianBlur(src, dst, image.Pt(0, 0), 0, 0, 4) }},
 		{"bad ddepth", convolve.ErrBadDepth, "ddepth 8U for 32F", func() error { return convolve.Filter2D(f32, dst, gpuimage.Depth8U, k3, c, 0, 4) }},
-		{"unknown ddepth", convolve.ErrBadDepth, "Depth(7)", func() error { return convolve.Filter2D(src, dst, 7, k3, c, 0, 4) }},
+		{"unknown ddepth", convolve.ErrBadDepth, "ddepth 16F", func() error { return convolve.Filter2D(src, dst, 7, k3, c, 0, 4) }},
 		{"bad border", convolve.ErrBadBorder, "BorderType(5)", func() error { return convolve.Filter2D(src, dst, -1, k3, c, 0, 5) }},
 		{"sobel even ksize", convolve.ErrBadKernel, "ksize 4", func() error { return convolve.Sobel(src, dst, -1, 1, 0, 4, 1, 0, 4) }},
 		{"sobel order 0", convolve.ErrBadKernel, "not both 0", func() error { return convolve.Sobel(src, dst, -1, 0, 0, 3, 1, 0, 4) }},
