@@ -66,16 +66,7 @@ func TestCommandsNoPanics(t *testing.T) {
 			}
 			var code int
 			var stderr bytes.Buffer
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				code = run(args, &bytes.Buffer{}, &stderr)
-			}()
-			select {
-			case <-done:
-			case <-time.After(2 * time.Minute):
-				t.Fatalf("%s: no end within two minutes", strings.Join(args, " "))
-			}
+			tu.NoPanic(t, strings.Join(args, " "), 2*time.Minute, func() { code = run(args, &bytes.Buffer{}, &stderr) })
 			if code < 0 || code > 2 || strings.Contains(stderr.String(), "internal error") {
 				t.Errorf("%s: status %d: %s", strings.Join(args, " "), code, stderr.String())
 			}

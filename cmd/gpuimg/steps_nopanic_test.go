@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -50,19 +51,7 @@ func TestStepsNoPanics(t *testing.T) {
 			}
 			ran++
 			dst := &gpuimage.Image{}
-			done := make(chan any, 1)
-			go func() {
-				defer func() { done <- recover() }()
-				st.run(src, dst, gpuimage.Option{})
-			}()
-			select {
-			case p := <-done:
-				if p != nil {
-					t.Errorf("%s on %v: panic: %v", text, src, p)
-				}
-			case <-time.After(time.Minute):
-				t.Fatalf("%s on %v: no return within a minute", text, src)
-			}
+			tu.NoPanic(t, fmt.Sprintf("%s on %v", text, src), time.Minute, func() { st.run(src, dst, gpuimage.Option{}) })
 			src.Close()
 			dst.Close()
 		}

@@ -318,26 +318,15 @@ func opaque(t reflect.Type) bool {
 // callNoPanic calls f and returns its results (none if it panicked).
 func callNoPanic(t *testing.T, name string, f reflect.Value, args []reflect.Value) []reflect.Value {
 	t.Helper()
-	done := make(chan any, 1)
 	var res []reflect.Value
-	go func() {
-		defer func() { done <- recover() }()
+	tu.NoPanic(t, name+"("+describe(args)+")", time.Minute, func() {
 		if f.Type().IsVariadic() {
 			res = f.CallSlice(args)
 		} else {
 			res = f.Call(args)
 		}
-	}()
-	select {
-	case p := <-done:
-		if p != nil {
-			t.Errorf("%s(%s): panic: %v", name, describe(args), p)
-		}
-		return res
-	case <-time.After(time.Minute):
-		t.Fatalf("%s(%s): no return within a minute", name, describe(args))
-	}
-	return nil
+	})
+	return res
 }
 
 func describe(args []reflect.Value) string {

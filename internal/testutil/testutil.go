@@ -343,3 +343,22 @@ func UploadRows(t testing.TB, dev *gpuimage.Device, vals [][]float32) *gpuimage.
 	}
 	return im
 }
+
+// NoPanic runs fn and fails t if it panics (naming what, with the panic) or does
+// not return within limit (fatally: the call is still running).
+func NoPanic(t testing.TB, what string, limit time.Duration, fn func()) {
+	t.Helper()
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		fn()
+	}()
+	select {
+	case p := <-done:
+		if p != nil {
+			t.Errorf("%s: panic: %v", what, p)
+		}
+	case <-time.After(limit):
+		t.Fatalf("%s: no return within %v", what, limit)
+	}
+}
