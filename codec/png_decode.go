@@ -271,37 +271,52 @@ func upRow(cur, prev []byte) {
 }
 
 // fromFile writes a row in the file's order (gray, GA, RGB, RGBA; big-endian
-// samples) as gray, BGRA or BGR with little-endian samples.
+// samples) as gray, BGRA (gray+alpha with its gray replicated) or BGR with
+// little-endian samples, a loop for each kind.
 func fromFile(dst, src []byte, channels, es int) {
 	n := len(src) / (channels * es)
 	switch {
 	case es == 1 && channels == 1:
 		copy(dst, src)
-		return
+	case es == 1 && channels == 2:
+		for i := 0; i < n; i++ {
+			s, d := src[2*i:2*i+2:2*i+2], dst[4*i:4*i+4:4*i+4]
+			d[0], d[1], d[2], d[3] = s[0], s[0], s[0], s[1]
+		}
 	case es == 1 && channels == 3:
 		for i := 0; i < n; i++ {
-			dst[3*i], dst[3*i+1], dst[3*i+2] = src[3*i+2], src[3*i+1], src[3*i]
+			s, d := src[3*i:3*i+3:3*i+3], dst[3*i:3*i+3:3*i+3]
+			d[0], d[1], d[2] = s[2], s[1], s[0]
 		}
-		return
-	}
-	get := func(i, c, k int) byte { return src[(i*channels+c)*es+k] }
-	for i := 0; i < n; i++ {
-		for k := 0; k < es; k++ {
-			kk := es - 1 - k // big-endian to little-endian
-			switch channels {
-			case 1:
-				dst[i*es+kk] = get(i, 0, k)
-			case 2:
-				g, a := get(i, 0, k), get(i, 1, k)
-				o := i * 4 * es
-				dst[o+kk], dst[o+es+kk], dst[o+2*es+kk], dst[o+3*es+kk] = g, g, g, a
-			case 3:
-				o := i * 3 * es
-				dst[o+kk], dst[o+es+kk], dst[o+2*es+kk] = get(i, 2, k), get(i, 1, k), get(i, 0, k)
-			case 4:
-				o := i * 4 * es
-				dst[o+kk], dst[o+es+kk], dst[o+2*es+kk], dst[o+3*es+kk] = get(i, 2, k), get(i, 1, k), get(i, 0, k), get(i, 3, k)
-			}
+	case es == 1 && channels == 4:
+		for i := 0; i < n; i++ {
+			s, d := src[4*i:4*i+4:4*i+4], dst[4*i:4*i+4:4*i+4]
+			d[0], d[1], d[2], d[3] = s[2], s[1], s[0], s[3]
+		}
+	case channels == 1: // 16-bit: swap the bytes of each sample, four at a time
+		const lo = 0x00ff00ff00ff00ff
+		i := 0
+		for ; i+8 <= len(src); i += 8 {
+			x := binary.LittleEndian.Uint64(src[i:])
+			binary.LittleEndian.PutUint64(dst[i:], (x&lo)<<8|(x>>8)&lo)
+		}
+		for ; i+2 <= len(src); i += 2 {
+			dst[i], dst[i+1] = src[i+1], src[i]
+		}
+	case channels == 2:
+		for i := 0; i < n; i++ {
+			s, d := src[4*i:4*i+4:4*i+4], dst[8*i:8*i+8:8*i+8]
+			d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[1], s[0], s[1], s[0], s[1], s[0], s[3], s[2]
+		}
+	case channels == 3: // RGB big-endian reversed byte for byte is BGR little-endian
+		for i := 0; i < n; i++ {
+			s, d := src[6*i:6*i+6:6*i+6], dst[6*i:6*i+6:6*i+6]
+			d[0], d[1], d[2], d[3], d[4], d[5] = s[5], s[4], s[3], s[2], s[1], s[0]
+		}
+	default:
+		for i := 0; i < n; i++ {
+			s, d := src[8*i:8*i+8:8*i+8], dst[8*i:8*i+8:8*i+8]
+			d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[5], s[4], s[3], s[2], s[1], s[0], s[7], s[6]
 		}
 	}
 }

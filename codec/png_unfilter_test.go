@@ -109,3 +109,40 @@ func BenchmarkUnfilterPaeth(b *testing.B) {
 		}
 	}
 }
+
+// refFromFile is fromFile sample by sample: channels in the file's order (gray,
+// GA, RGB, RGBA), big-endian samples, to gray, BGRA (gray replicated) or BGR,
+// little-endian.
+func refFromFile(dst, src []byte, channels, es int) {
+	n := len(src) / (channels * es)
+	get := func(i, c, k int) byte { return src[(i*channels+c)*es+es-1-k] } // byte k of the sample, little-endian
+	order := map[int][]int{1: {0}, 2: {0, 0, 0, 1}, 3: {2, 1, 0}, 4: {2, 1, 0, 3}}[channels]
+	for i := 0; i < n; i++ {
+		for o, c := range order {
+			for k := 0; k < es; k++ {
+				dst[(i*len(order)+o)*es+k] = get(i, c, k)
+			}
+		}
+	}
+}
+
+// fromFile equals the sample-by-sample reference for every PNG colour type it
+// decodes, 8- and 16-bit, on rows of odd lengths.
+func TestFromFile(t *testing.T) {
+	r := tu.Rand(t)
+	for _, es := range []int{1, 2} {
+		for _, cn := range []int{1, 2, 3, 4} {
+			outCn := map[int]int{1: 1, 2: 4, 3: 3, 4: 4}[cn]
+			for _, n := range []int{1, 3, 4, 5, 17} {
+				src := make([]byte, n*cn*es)
+				r.Read(src)
+				got, want := make([]byte, n*outCn*es), make([]byte, n*outCn*es)
+				fromFile(got, src, cn, es)
+				refFromFile(want, src, cn, es)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%d channels, %d bytes a sample, %d pixels: %v, want %v", cn, es, n, got, want)
+				}
+			}
+		}
+	}
+}
