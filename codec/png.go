@@ -280,24 +280,15 @@ func newPNGFilter(rowBytes, bpp int) *pngFilter {
 	return f
 }
 
-// toFile writes a row of pixels in the file's order into dst.
+// toFile writes a row of pixels (gray, BGR or BGRA, little-endian samples) in the
+// file's order into dst: the byte permutation fromFile undoes is its own inverse
+// for these kinds, so it is fromFile's.
 func toFile(dst, src []byte, channels int, deep bool) {
-	copy(dst, src)
 	es := 1
 	if deep {
 		es = 2
-		for i := 0; i+1 < len(dst); i += 2 {
-			dst[i], dst[i+1] = dst[i+1], dst[i]
-		}
 	}
-	if channels >= 3 {
-		px := channels * es
-		for i := 0; i+px <= len(dst); i += px {
-			for k := 0; k < es; k++ {
-				dst[i+k], dst[i+2*es+k] = dst[i+2*es+k], dst[i+k]
-			}
-		}
-	}
+	fromFile(dst, src, channels, es)
 }
 
 // load sets the previous row (the row before a strip).
