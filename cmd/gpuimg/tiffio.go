@@ -3,13 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"runtime"
+	"sync"
 
+	"github.com/klauspost/compress/zlib"
 	"golang.org/x/image/tiff/lzw"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -306,22 +308,36 @@ func writeTIFF(w io.Writer, p pixels) error {
 	}
 	rowBytes := p.cols * cn * es
 	rps := max(1, min(p.rows, (256<<10)/max(1, rowBytes)))
-	var strips [][]byte
-	row := make([]byte, rowBytes)
-	for y0 := 0; y0 < p.rows; y0 += rps {
-		var buf bytes.Buffer
-		zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
-		for y := y0; y < min(p.rows, y0+rps); y++ {
-			copy(row, p.data[y*rowBytes:(y+1)*rowBytes])
-			if cn >= 3 {
-				swapRB(row, cn, es)
+	// Strips are compressed on every core at once (each is its own zlib stream).
+	strips := make([][]byte, (p.rows+rps-1)/rps)
+	errs := make([]error, len(strips))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for k := range strips {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var buf bytes.Buffer
+			zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+			row := make([]byte, rowBytes)
+			for y := k * rps; y < min(p.rows, (k+1)*rps); y++ {
+				copy(row, p.data[y*rowBytes:(y+1)*rowBytes])
+				if cn >= 3 {
+					swapRB(row, cn, es)
+				}
+				zw.Write(row)
 			}
-			zw.Write(row)
-		}
-		if err := zw.Close(); err != nil {
+			errs[k] = zw.Close()
+			strips[k] = buf.Bytes()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
-		strips = append(strips, buf.Bytes())
 	}
 	format, photom := 1, 1
 	switch d {
