@@ -208,6 +208,15 @@ __device__ __forceinline__ unsigned to_u8_bits(float f, int halfup) {
   f = fminf(fmaxf(f, 0.f), 255.f);
   return halfup ? __float_as_uint(__fadd_rd(f + 0.5f, 8388608.f)) : __float_as_uint(f + 8388608.f);
 }
+// pack_u8 packs E results (f + g.delta, rounded as g.halfup says and saturated to
+// 0..255) four a word, the first lowest.
+template <int E>
+__device__ __forceinline__ void pack_u8(const Geo& g, const float (&f)[E], unsigned (&w)[E / 4]) {
+#pragma unroll
+  for (int q = 0; q < E / 4; q++)
+    w[q] = packLow(to_u8_bits(f[4 * q] + g.delta, g.halfup), to_u8_bits(f[4 * q + 1] + g.delta, g.halfup),
+                   to_u8_bits(f[4 * q + 2] + g.delta, g.halfup), to_u8_bits(f[4 * q + 3] + g.delta, g.halfup));
+}
 
 // isep_map is the view column that column x reads under the border rule of the
 // whole image, or INT_MIN for BORDER_CONSTANT's value.

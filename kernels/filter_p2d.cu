@@ -41,12 +41,7 @@ template <>
 struct P2DOut<u8> {
   template <int E>
   static __device__ __forceinline__ void pack(const Geo& g, const float (&f)[E], unsigned (&o)[E / 4]) {
-#pragma unroll
-    for (int q = 0; q < E / 4; q++) {
-      const unsigned a = to_u8_bits(f[4 * q] + g.delta, g.halfup), b = to_u8_bits(f[4 * q + 1] + g.delta, g.halfup);
-      const unsigned c = to_u8_bits(f[4 * q + 2] + g.delta, g.halfup), d = to_u8_bits(f[4 * q + 3] + g.delta, g.halfup);
-      o[q] = packLow(a, b, c, d);
-    }
+    pack_u8(g, f, o);
   }
 };
 template <typename TO>
@@ -158,13 +153,6 @@ __device__ __forceinline__ void p2d_strip(const Geo& g, const P2DTaps& t, int la
       p2d_store<TO, NO>(g, y0 + o, e, nb - e, aligned, ow);
     }
   }
-}
-
-template <int K, int C, typename TI, typename TO, int E, int R>
-__device__ __forceinline__ void p2d_load_strip(const Geo& g, const P2DTaps& t, TI* wb, int lane, int e, int y0, bool aligned) {
-  unsigned w[R + K - 1][E * sizeof(TI) / 4];
-  strip_load<TI, C, E, K / 2 * C, R + K - 1>(g, t, wb, lane, e, y0 - K / 2, w);
-  p2d_strip<K, C, TI, TO, E, R>(g, t, lane, e, y0, aligned, w);
 }
 
 // p2d_load_strip loads the input rows of the lane's strip from y0 and filters them.

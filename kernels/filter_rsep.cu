@@ -36,12 +36,7 @@ struct RsepOut<u8, E> {
   static __device__ __forceinline__ void store(const Geo& g, int y, int x, int ne, bool aligned, const float (&f)[E]) {
     u8* d = static_cast<u8*>(g.dst) + (size_t)y * g.dp + x;
     unsigned w[E / 4];
-#pragma unroll
-    for (int q = 0; q < E / 4; q++) {
-      const unsigned a = to_u8_bits(f[4 * q] + g.delta, g.halfup), b = to_u8_bits(f[4 * q + 1] + g.delta, g.halfup);
-      const unsigned c = to_u8_bits(f[4 * q + 2] + g.delta, g.halfup), e = to_u8_bits(f[4 * q + 3] + g.delta, g.halfup);
-      w[q] = packLow(a, b, c, e);
-    }
+    pack_u8(g, f, w);
     if (x + E <= ne && aligned) {
       if (E == 8)
         *reinterpret_cast<uint2*>(d) = make_uint2(w[0], w[E / 4 - 1]);
