@@ -482,7 +482,7 @@ func cudaEncodeJPEG(src *gpuimage.Image, quality int, opts []gpuimage.Option) ([
 
 // JPEGBackend says how JPEG files are decoded and encoded on dev.
 func JPEGBackend(dev *gpuimage.Device) string {
-	if !dev.IsCUDA() {
+	if dev == nil || !dev.IsCUDA() {
 		return "Go (image/jpeg) on the CPU device"
 	}
 	if _, err := jpegFor(dev); err != nil {
