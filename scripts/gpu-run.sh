@@ -23,7 +23,7 @@
 set -u
 root=$(pwd)
 export GPUIMG_FATBIN=${GPUIMG_FATBIN:-$root/kernels/gpuimg.fatbin} # the binaries are built with externalfatbin (a trial build: set it first)
-[ -f .gpu/bin.tgz ] && tar xzf .gpu/bin.tgz -C .gpu
+[ -f .gpu/bin.txz ] && tar xJf .gpu/bin.txz -C .gpu
 out=${OUT:-$root/.gpu/out}
 mkdir -p "$out"
 declare -a names results
