@@ -126,7 +126,13 @@ func bigGaussian() filterCase {
 
 func compareDevices(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name string, c filterCase, mt gpuimage.MatType, rows, cols int, roi bool, b convolve.BorderType) {
 	t.Helper()
-	cs, gs, done := pair(t, r, gpu, rows, cols, mt, roi)
+	compareDevicesAt(t, r, gpu, name, c, mt, rows, cols, roi, []int{2, 4, 8}[(rows+cols)%3], b)
+}
+
+// compareDevicesAt is compareDevices with views ox columns into their images.
+func compareDevicesAt(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name string, c filterCase, mt gpuimage.MatType, rows, cols int, roi bool, ox int, b convolve.BorderType) {
+	t.Helper()
+	cs, gs, done := pairAt(t, r, gpu, rows, cols, mt, roi, ox)
 	defer done()
 	want := &gpuimage.Image{}
 	defer want.Close()
@@ -166,6 +172,58 @@ func compareAligned(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name strin
 	if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), tol, 0); d.Bad != 0 {
 		t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
 	}
+}
+
+// Images tall enough that the small-filter kernels' blocks walk down more than one
+// strip of rows (their grids fill the GPU once, not the image), narrow enough that
+// the CPU reference stays quick: whole and as 16-byte aligned views (which the
+// packed-row and packed integer kernels take), against the CPU device. Under
+// compute-sanitizer's racecheck (GPUIMG_QUICK=1) it checks that a warp's shared
+// rows are not reused before every lane has read them.
+func TestCUDATallImages(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	types := []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4, gpuimage.CV16UC1, gpuimage.CV16SC3, gpuimage.CV32FC1}
+	rows, cols := 50000, 40
+	if os.Getenv("GPUIMG_QUICK") != "" {
+		types = types[:2]
+	}
+	launches := convolve.Launches()
+	for _, mt := range types {
+		wider := gpuimage.Depth32F
+		if mt.Depth() == gpuimage.Depth8U {
+			wider = gpuimage.Depth16S
+		}
+		k3, k5 := softKernel(r, 3, 3, 0.5, 6), softKernel(r, 5, 5, 0.5, 20)
+		cs := []filterCase{
+			{name: "filter2D 3x3", kind: "filter2D", ddepth: convolve.SameDepth, kw: 3, kh: 3, k: k3, anchor: image.Pt(-1, -1), sumAbs: tu.SumAbs(k3)},
+			{name: "filter2D 5x5 wider", kind: "filter2D", ddepth: wider, kw: 5, kh: 5, k: k5, anchor: image.Pt(-1, -1), delta: 3, sumAbs: tu.SumAbs(k5)},
+			{name: "sobel dx", kind: "sobel", ddepth: wider, kw: 3, kh: 3, dx: 1, ksz: 3, scale: 1, sumAbs: 8},
+			{name: "scharr dy", kind: "sobel", ddepth: convolve.SameDepth, kw: 3, kh: 3, dy: 1, ksz: convolve.FilterScharr, scale: 0.25, sumAbs: 8},
+			{name: "laplacian 3", kind: "laplacian", ddepth: wider, kw: 3, kh: 3, ksz: 3, scale: 1, sumAbs: 16},
+			{name: "gaussian 5x5", kind: "gauss", ddepth: convolve.SameDepth, kw: 5, kh: 5, ksize: image.Pt(5, 5), sumAbs: 1},
+			{name: "box 3x3", kind: "box", ddepth: convolve.SameDepth, kw: 3, kh: 3, ksize: image.Pt(3, 3), anchor: image.Pt(-1, -1), norm: true, sumAbs: 1},
+		}
+		for _, c := range cs {
+			for _, roi := range []bool{false, true} {
+				for _, b := range []convolve.BorderType{convolve.BorderConstant, convolve.BorderReflect101} {
+					name := fmt.Sprintf("%v/%s/%dx%d/roi=%v/%v", mt, c.name, cols, rows, roi, b)
+					compareDevicesAt(t, r, gpu, name, c, mt, rows, cols, roi, 16, b)
+				}
+			}
+		}
+	}
+	n := launches()
+	p2d := 0
+	for name, k := range n {
+		if strings.HasPrefix(name, "gi_p2d_") {
+			p2d += k
+		}
+	}
+	if p2d == 0 {
+		t.Errorf("no packed-row kernel ran: %v", n)
+	}
+	t.Logf("kernels recorded: %v", n)
 }
 
 // In place (dst == src) and on a user stream.
