@@ -6,7 +6,11 @@
 // are bit-exact with OpenCV; the other non-linear conversions go through float and
 // agree within ±1. 32-bit RGB to Lab and Luv run OpenCV's own table and spline
 // approximations (lab32.go) and give its results. Value ranges:
-//   - 8U hue is 0..180 (HSV, HLS) or 0..255 (the _FULL codes); 32F hue is 0..360;
+//   - 8U hue is 0..180 (HSV, HLS) or 0..255 (the _FULL codes); 32F hue is 0..360,
+//     and other 32F hues are reduced as OpenCV reduces them (HSV: fmod 360, a
+//     negative hue then reads as 0; HLS: by whole turns into 0..360, as OpenCV's
+//     scalar loop does), except that an infinite or NaN hue reads as 0, where
+//     OpenCV's HLS loop never ends;
 //   - 8U Lab is L*255/100, a+128, b+128; 32F Lab has L in 0..100;
 //   - 8U Luv is L*255/100, (u+134)*255/354, (v+140)*255/262;
 //   - 32F inputs of the non-linear conversions are expected in 0..1.

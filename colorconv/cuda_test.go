@@ -278,3 +278,25 @@ func TestCUDAApplyColorMap(t *testing.T) {
 		}
 	}
 }
+
+// Hues out of [0, 360) on 32F (huge, infinite, NaN among them) give the CPU device's
+// results, and the kernels end (OpenCV's HLS loops would not).
+func TestCUDAHueOutOfRange(t *testing.T) {
+	gpu := tu.CUDA(t)
+	cs, gs := hueImage(t, gpuimage.CPU(), oddHues), hueImage(t, gpu, oddHues)
+	defer cs.Close()
+	defer gs.Close()
+	for _, code := range hueCodes {
+		var want gpuimage.Image
+		if err := colorconv.CvtColor(cs, &want, code); err != nil {
+			t.Fatal(err)
+		}
+		got := tu.Poisoned(t, gpu, 1, cs.Cols(), gpuimage.CV32FC3)
+		if err := colorconv.CvtColor(gs, got, code); err != nil {
+			t.Fatal(err)
+		}
+		tu.Check(t, code.String(), gpuimage.Depth32F, tu.Bytes(t, got), tu.Bytes(t, &want))
+		got.Close()
+		want.Close()
+	}
+}

@@ -471,37 +471,45 @@ struct RGB2HSV {
   }
 };
 
-// HSV -> RGB on floats in [0,1], h in [0,6) after hscale; OpenCV's HSV2RGB_native.
-__device__ __forceinline__ void hsv2rgb(float h, float s, float v, float& b, float& g, float& r,
-                                        float hscale) {
-  if (s == 0) {
-    b = g = r = v;
-    return;
-  }
-  h *= hscale;
-  // fmodf(h, 6), without its division loop where h is in [0, 12) (every 8-bit hue, and
-  // 32F hues in degrees up to 720): there the result is h or h - 6, which is exact.
-  if (h >= 0.f && h < 12.f) {
-    if (h >= 6.f) h -= 6.f;
+// hue_sector reduces h (already times hscale) to [0, 6) and splits it into its
+// sector and the fraction in it, as OpenCV does: for HSV fmod(h, 6) (a negative hue
+// then falls in no sector); for HLS (Wrap) its loops of h += 6 or h -= 6, exact as
+// they are where they end, taken as one fmod (the loops never end for |h| past
+// 2^26, an infinite h or NaN). A hue in no sector (NaN, negative for HSV, one that
+// rounds to 6) is sector 0, fraction 0. Small: h is known to lie in [0, 12) (every
+// 8-bit hue), where the reduction is h or h - 6, exactly.
+template <bool Small, bool Wrap>
+__device__ __forceinline__ int hue_sector(float& h) {
+  if (Small || (h >= 0.f && h < 12.f)) {
+    h = h >= 6.f ? h - 6.f : h;
   } else {
     h = fmodf(h, 6.f);
+    if (Wrap && h < 0.f) h += 6.f;
   }
-  int sector = (int)floorf(h);
-  h -= sector;
-  if ((unsigned)sector >= 6u) {
-    sector = 0;
-    h = 0.f;
-  }
-  float t0 = v, t1 = v * (1.f - s), t2 = v * (1.f - s * h), t3 = v * (1.f - s * (1.f - h));
-  // sector_data: {1,3,0}, {1,0,2}, {3,0,1}, {0,2,1}, {0,1,3}, {2,1,0}
-  switch (sector) {
-    case 0: b = t1; g = t3; r = t0; break;
-    case 1: b = t1; g = t0; r = t2; break;
-    case 2: b = t3; g = t0; r = t1; break;
-    case 3: b = t0; g = t2; r = t1; break;
-    case 4: b = t0; g = t1; r = t3; break;
-    default: b = t2; g = t1; r = t0; break;
-  }
+  const bool in = h >= 0.f && h < 6.f;  // OpenCV's (unsigned)cvFloor(h) < 6, and false for NaN
+  const int sector = in ? (int)h : 0;
+  h = in ? h - sector : 0.f;
+  return sector;
+}
+
+// sector_pick gives b, g and r the values of t0..t3 that OpenCV's sector_data names
+// for the sector ({1,3,0}, {1,0,2}, {3,0,1}, {0,2,1}, {0,1,3}, {2,1,0}), as selects:
+// a switch branched per pixel, and neighbouring pixels' sectors differ.
+__device__ __forceinline__ void sector_pick(int sector, float t0, float t1, float t2, float t3, float& b, float& g,
+                                            float& r) {
+  b = sector < 2 ? t1 : sector == 2 ? t3 : sector == 5 ? t2 : t0;
+  g = sector == 0 ? t3 : sector < 3 ? t0 : sector == 3 ? t2 : t1;
+  r = sector == 0 || sector == 5 ? t0 : sector == 1 ? t2 : sector == 4 ? t3 : t1;
+}
+
+// HSV -> RGB on floats in [0,1], h in [0,6) after hscale; OpenCV's HSV2RGB_native.
+// Its s == 0 case (b = g = r = v) needs no branch: with s == 0 every t below is v
+// exactly (the fraction h is finite).
+template <bool Small>
+__device__ __forceinline__ void hsv2rgb(float h, float s, float v, float& b, float& g, float& r, float hscale) {
+  h *= hscale;
+  const int sector = hue_sector<Small, false>(h);
+  sector_pick(sector, v, v * (1.f - s), v * (1.f - s * h), v * (1.f - s * (1.f - h)), b, g, r);
 }
 
 // ---- HLS. 8U goes through OpenCV's float path on values/255.
@@ -541,30 +549,17 @@ struct RGB2HLS {
     }
   }
 };
-__device__ __forceinline__ void hls2rgb(float h, float l, float s, float hscale, float& b, float& g,
-                                        float& r) {
-  if (s == 0) {
-    b = g = r = l;
-    return;
-  }
-  float p2 = l <= 0.5f ? l * (1 + s) : l + s - l * s;
-  float p1 = 2 * l - p2;
+// HLS -> RGB; OpenCV's HLS2RGB_f, with selects for its branches (s == 0 last: p1 is
+// not l where 2 * l overflows).
+template <bool Small>
+__device__ __forceinline__ void hls2rgb(float h, float l, float s, float hscale, float& b, float& g, float& r) {
+  const float p2 = l <= 0.5f ? l * (1 + s) : l + s - l * s, p1 = 2 * l - p2;
   h *= hscale;
-  if (h < 0)
-    do h += 6; while (h < 0);
-  else if (h >= 6)
-    do h -= 6; while (h >= 6);
-  int sector = (int)floorf(h);
-  h -= sector;
-  float t0 = p2, t1 = p1, t2 = p1 + (p2 - p1) * (1 - h), t3 = p1 + (p2 - p1) * h;
-  switch (sector) {
-    case 0: b = t1; g = t3; r = t0; break;
-    case 1: b = t1; g = t0; r = t2; break;
-    case 2: b = t3; g = t0; r = t1; break;
-    case 3: b = t0; g = t2; r = t1; break;
-    case 4: b = t0; g = t1; r = t3; break;
-    default: b = t2; g = t1; r = t0; break;
-  }
+  const int sector = hue_sector<Small, true>(h);
+  sector_pick(sector, p2, p1, p1 + (p2 - p1) * (1 - h), p1 + (p2 - p1) * h, b, g, r);
+  b = s == 0 ? l : b;
+  g = s == 0 ? l : g;
+  r = s == 0 ? l : r;
 }
 // HSV or HLS (HLS = true) -> BGR. 8U goes through OpenCV's float path on values/255;
 // OpenCV's vectorised 8U HSV path truncates the result (its scalar tail rounds),
@@ -579,9 +574,9 @@ struct Hue2RGB {
     const float h = s[0], x = (float)s[1] * k, y = (float)s[2] * k, hscale = 6.f / hrange;
     float b, g, r;
     if (HLS)
-      hls2rgb(h, x, y, hscale, b, g, r);
+      hls2rgb<sizeof(T) == 1>(h, x, y, hscale, b, g, r);
     else
-      hsv2rgb(h, x, y, b, g, r, hscale);
+      hsv2rgb<sizeof(T) == 1>(h, x, y, b, g, r, hscale);
     if (sizeof(T) != 1)
       put_bgr<T>(d, bidx, T(b), T(g), T(r));
     else if (HLS)
