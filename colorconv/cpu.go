@@ -475,7 +475,14 @@ func srgbInvGamma(x float32) float32 {
 	return 1.055*float32(math.Pow(float64(x), 1/2.4)) - 0.055
 }
 
-func clip01(x float32) float32 { return min(max(x, 0), 1) }
+// clip01 clamps x to [0, 1], NaN to 0 (as the kernels' fminf(fmaxf(x, 0), 1) does;
+// Go's min and max would keep it, and OpenCV's clip then indexes its tables with it).
+func clip01(x float32) float32 {
+	if !(x > 0) {
+		return 0
+	}
+	return min(x, 1)
+}
 
 // gamma8 is srgbGamma of each 8-bit value scaled by 1/255: the same float32
 // results, looked up instead of computed with math.Pow per pixel.

@@ -79,3 +79,37 @@ func TestHueOutOfRange(t *testing.T) {
 		t.Fatal("HSV/HLS to BGR of huge, infinite or NaN hues did not end in 30 s")
 	}
 }
+
+// NaN channels read as 0 in the 32F conversions that index tables with them (Lab and
+// Luv, whose clip OpenCV leaves NaN in, to index out of its tables); infinities as
+// their clip, 0 or 1.
+func TestNaNChannelsInTables(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	odd := hueImageOf(t, []float32{nan, 0.5, 0.25, 0.3, nan, 0.9, inf, -inf, 0.5})
+	defer odd.Close()
+	same := hueImageOf(t, []float32{0, 0.5, 0.25, 0.3, 0, 0.9, 1, 0, 0.5})
+	defer same.Close()
+	for _, code := range []colorconv.Code{colorconv.ColorBGRToLab, colorconv.ColorRGBToLab, colorconv.ColorLBGRToLab,
+		colorconv.ColorBGRToLuv, colorconv.ColorLRGBToLuv} {
+		var got, want gpuimage.Image
+		if err := colorconv.CvtColor(odd, &got, code); err != nil {
+			t.Fatalf("%v: %v", code, err)
+		}
+		if err := colorconv.CvtColor(same, &want, code); err != nil {
+			t.Fatalf("%v: %v", code, err)
+		}
+		tu.Check(t, code.String(), gpuimage.Depth32F, tu.Bytes(t, &got), tu.Bytes(t, &want))
+		got.Close()
+		want.Close()
+	}
+}
+
+// hueImageOf is a one-row 32FC3 image of px on the CPU device.
+func hueImageOf(t *testing.T, px []float32) *gpuimage.Image {
+	t.Helper()
+	im, err := gpuimage.NewFromData(gpuimage.CPU(), 1, len(px)/3, gpuimage.CV32FC3, px)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return im
+}

@@ -2,6 +2,7 @@ package apitest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -25,7 +26,8 @@ import (
 
 // Every exported function, and every method of *gpuimage.Image, called with
 // random arguments (nil, empty, closed and aliased images of every depth and
-// channel count and of odd sizes, views, negative, huge, NaN and infinite numbers,
+// channel count and of odd sizes, views, 32F pixels that are NaN, infinite, huge or
+// denormal, negative, huge, NaN and infinite numbers,
 // nil and ragged slices, unknown names and codes) returns, with an error or not:
 // none panics and none hangs. GPUIMG_FUZZ_ROUNDS multiplies the rounds.
 func TestNoPanics(t *testing.T) {
@@ -144,7 +146,11 @@ func (g *argGen) image() *gpuimage.Image {
 	s := sizes[g.r.Intn(len(sizes))]
 	depths := []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16U, gpuimage.Depth16S, gpuimage.Depth32F, gpuimage.Depth32F}
 	d, cn := depths[g.r.Intn(len(depths))], 1+g.r.Intn(4)
-	im, err := gpuimage.NewFromBytes(g.dev, s[0], s[1], gpuimage.MakeType(d, cn), tu.RandomBytes(g.r, d, s[0]*s[1]*cn))
+	data := tu.RandomBytes(g.r, d, s[0]*s[1]*cn)
+	if d == gpuimage.Depth32F && g.r.Intn(3) == 0 {
+		g.specialFloats(data)
+	}
+	im, err := gpuimage.NewFromBytes(g.dev, s[0], s[1], gpuimage.MakeType(d, cn), data)
 	if err != nil {
 		panic(err)
 	}
@@ -163,6 +169,18 @@ func (g *argGen) image() *gpuimage.Image {
 		im.Close()
 	}
 	return im
+}
+
+// specialFloats sets some of the float32s in b to NaN, infinities, huge, tiny,
+// denormal and negative-zero values (the rest stay as they are).
+func (g *argGen) specialFloats(b []byte) {
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), math.MaxFloat32,
+		-math.MaxFloat32, 1e30, -1e30, math.SmallestNonzeroFloat32, float32(math.Copysign(0, -1)), 1e-30, 16777217, -1e9}
+	for i := 0; i+4 <= len(b); i += 4 {
+		if g.r.Intn(3) == 0 {
+			binary.LittleEndian.PutUint32(b[i:], math.Float32bits(special[g.r.Intn(len(special))]))
+		}
+	}
 }
 
 func (g *argGen) value(t reflect.Type) reflect.Value {
