@@ -45,7 +45,11 @@ func TestStepsNoPanics(t *testing.T) {
 			sz := sizes[r.Intn(len(sizes))]
 			depths := []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16U, gpuimage.Depth16S, gpuimage.Depth32F}
 			d, cn := depths[r.Intn(len(depths))], []int{1, 2, 3, 4}[r.Intn(4)]
-			src, err := gpuimage.NewFromBytes(gpuimage.CPU(), sz[0], sz[1], gpuimage.MakeType(d, cn), tu.RandomBytes(r, d, sz[0]*sz[1]*cn))
+			data := tu.RandomBytes(r, d, sz[0]*sz[1]*cn)
+			if d == gpuimage.Depth32F && r.Intn(3) == 0 {
+				tu.SpecialFloats(r, data)
+			}
+			src, err := gpuimage.NewFromBytes(gpuimage.CPU(), sz[0], sz[1], gpuimage.MakeType(d, cn), data)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,7 +2,6 @@ package apitest
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -148,7 +147,7 @@ func (g *argGen) image() *gpuimage.Image {
 	d, cn := depths[g.r.Intn(len(depths))], 1+g.r.Intn(4)
 	data := tu.RandomBytes(g.r, d, s[0]*s[1]*cn)
 	if d == gpuimage.Depth32F && g.r.Intn(3) == 0 {
-		g.specialFloats(data)
+		tu.SpecialFloats(g.r, data)
 	}
 	im, err := gpuimage.NewFromBytes(g.dev, s[0], s[1], gpuimage.MakeType(d, cn), data)
 	if err != nil {
@@ -169,18 +168,6 @@ func (g *argGen) image() *gpuimage.Image {
 		im.Close()
 	}
 	return im
-}
-
-// specialFloats sets some of the float32s in b to NaN, infinities, huge, tiny,
-// denormal and negative-zero values (the rest stay as they are).
-func (g *argGen) specialFloats(b []byte) {
-	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), math.MaxFloat32,
-		-math.MaxFloat32, 1e30, -1e30, math.SmallestNonzeroFloat32, float32(math.Copysign(0, -1)), 1e-30, 16777217, -1e9}
-	for i := 0; i+4 <= len(b); i += 4 {
-		if g.r.Intn(3) == 0 {
-			binary.LittleEndian.PutUint32(b[i:], math.Float32bits(special[g.r.Intn(len(special))]))
-		}
-	}
 }
 
 func (g *argGen) value(t reflect.Type) reflect.Value {

@@ -64,6 +64,19 @@ func RandomBytes(r *rand.Rand, d gpuimage.Depth, n int) []byte {
 	return b
 }
 
+// SpecialFloats sets about a third of the float32s in b (little-endian) to NaN,
+// infinities, the largest, huge, tiny, denormal and negative-zero values, and
+// integers past float32's exact range; the rest stay as they are.
+func SpecialFloats(r *rand.Rand, b []byte) {
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), math.MaxFloat32,
+		-math.MaxFloat32, 1e30, -1e30, math.SmallestNonzeroFloat32, float32(math.Copysign(0, -1)), 1e-30, 16777217, -1e9}
+	for i := 0; i+4 <= len(b); i += 4 {
+		if r.Intn(3) == 0 {
+			binary.LittleEndian.PutUint32(b[i:], math.Float32bits(special[r.Intn(len(special))]))
+		}
+	}
+}
+
 // SumAbs is the sum of |taps| of a 2-D kernel (the scale of a filter's rounding error).
 func SumAbs(k [][]float64) float64 {
 	s := 0.0
