@@ -320,6 +320,8 @@ func WriteJPEGPixels(w io.Writer, pix []byte, rows, cols, channels, quality int)
 
 func writeJPEGPixels(op string, w io.Writer, pix []byte, rows, cols, channels, quality int) error {
 	switch {
+	case w == nil:
+		return fmt.Errorf("%s: %w: writer", op, gpuimage.ErrNil)
 	case rows <= 0 || cols <= 0 || rows > maxJPEGSide || cols > maxJPEGSide:
 		return fmt.Errorf("%s: %dx%d pixels: JPEG holds 1 to %d a side", op, cols, rows, maxJPEGSide)
 	case channels != 1 && channels != 3:

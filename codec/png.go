@@ -3,6 +3,7 @@ package codec
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"fmt"
 	"hash/adler32"
@@ -11,9 +12,9 @@ import (
 	"runtime"
 	"sync"
 
-	"compress/flate"
-
 	kflate "github.com/klauspost/compress/flate"
+
+	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
 // DefaultPNGCompression is OpenCV's default IMWRITE_PNG_COMPRESSION.
@@ -44,6 +45,9 @@ const maxPNGSide = 1<<31 - 1
 // library's DEFLATE at that level; 0 stores the filtered rows uncompressed.
 func EncodePNG(w io.Writer, pix []byte, rows, cols, channels int, deep bool, level int) error {
 	ctype := map[int]byte{1: 0, 3: 2, 4: 6}[channels]
+	if w == nil {
+		return fmt.Errorf("codec.EncodePNG: %w: writer", gpuimage.ErrNil)
+	}
 	if channels != 1 && channels != 3 && channels != 4 || rows <= 0 || cols <= 0 {
 		return fmt.Errorf("codec.EncodePNG: %dx%d pixels of %d channels (want 1, 3 or 4)", cols, rows, channels)
 	}

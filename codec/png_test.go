@@ -2,6 +2,7 @@ package codec_test
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gpuimg/gpuimg/codec"
+	"github.com/gpuimg/gpuimg/gpuimage"
 	tu "github.com/gpuimg/gpuimg/internal/testutil"
 )
 
@@ -99,6 +101,13 @@ func TestEncodePNG(t *testing.T) {
 	}
 	if err := codec.EncodePNG(&bytes.Buffer{}, make([]byte, 9), 1<<30, 1<<30, 3, true, 1); err == nil || !strings.Contains(err.Error(), "bytes") {
 		t.Errorf("2^30 x 2^30 pixels from 9 bytes: %v", err)
+	}
+	// A nil writer is an error, not a panic on the first write.
+	if err := codec.EncodePNG(nil, make([]byte, 12), 2, 2, 3, false, 1); !errors.Is(err, gpuimage.ErrNil) {
+		t.Errorf("EncodePNG to a nil writer: %v", err)
+	}
+	if err := codec.WriteJPEGPixels(nil, make([]byte, 12), 2, 2, 3, 90); !errors.Is(err, gpuimage.ErrNil) {
+		t.Errorf("WriteJPEGPixels to a nil writer: %v", err)
 	}
 	for _, c := range []struct{ n, rows, cols, cn int }{{12, 2, 2, 2}, {11, 2, 2, 3}, {9, 1 << 40, 1 << 31, 3}, {9, 0, 3, 3}, {3, 1, 70000, 1}} {
 		if _, err := codec.EncodeJPEGPixels(make([]byte, c.n), c.rows, c.cols, c.cn, 90); err == nil {

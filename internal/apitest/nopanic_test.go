@@ -183,7 +183,8 @@ func (g *argGen) value(t reflect.Type) reflect.Value {
 	}
 	if t.Kind() == reflect.Interface {
 		// Go images are random ones; writers discard; readers read random bytes
-		// (or a valid file's start). Other interfaces stay nil.
+		// (or a valid file's start); one in eight readers and writers is nil. Other
+		// interfaces stay nil.
 		switch rd := bytes.NewReader(g.bytes()); {
 		case t == reflect.TypeOf((*image.Image)(nil)).Elem():
 			if m := g.goImage([]reflect.Type{reflect.TypeOf((*image.YCbCr)(nil)), reflect.TypeOf((*image.CMYK)(nil))}[g.r.Intn(2)]); !m.IsNil() {
@@ -194,6 +195,7 @@ func (g *argGen) value(t reflect.Type) reflect.Value {
 					image.NewRGBA64(image.Rect(0, 0, 2, 2)), image.NewPaletted(image.Rect(0, 0, 2, 3), nil), image.NewAlpha(image.Rect(0, 0, 1, 1))}
 				v.Set(reflect.ValueOf(others[g.r.Intn(len(others))]))
 			}
+		case g.r.Intn(8) == 0:
 		case reflect.TypeOf(io.Discard).Implements(t):
 			v.Set(reflect.ValueOf(io.Discard))
 		case reflect.TypeOf(rd).Implements(t):
