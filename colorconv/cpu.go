@@ -346,10 +346,21 @@ func rgb2hsv[T cpu.Elem](bidx, hrange int) pixFunc[T] {
 // sectors maps an HSV/HLS sector to which of the four values b, g and r take.
 var sectors = [6][3]int{{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}}
 
-// hueSector splits h (in [0, 6) after OpenCV's reduction) into its sector and the
-// fraction in it; a hue in no sector (negative, 6 after rounding, NaN) is sector 0,
-// fraction 0, as OpenCV's (unsigned)cvFloor(h) >= 6 check makes it.
-func hueSector(h float32) (int, float32) {
+// hueSector reduces h (already times hscale) to [0, 6) as OpenCV does and splits it
+// into its sector and the fraction in it. HSV takes fmod(h, 6), after which a
+// negative hue is in no sector; HLS (wrap) takes its loops of h += 6 or h -= 6,
+// here as one fmod plus 6 for a negative rest: the same where they end (each step
+// is exact below 2^24), and an end where they never do (|h| past 2^26, infinite).
+// A hue in no sector (negative for HSV, 6 after rounding, NaN) is sector 0,
+// fraction 0, as OpenCV's (unsigned)cvFloor(h) >= 6 check makes it. The kernels'
+// hue_sector is the same.
+func hueSector(h float32, wrap bool) (int, float32) {
+	if !(h >= 0 && h < 6) {
+		h = float32(math.Mod(float64(h), 6))
+		if wrap && h < 0 {
+			h += 6
+		}
+	}
 	if !(h >= 0 && h < 6) {
 		return 0, 0
 	}
@@ -361,7 +372,7 @@ func hsv2rgb(h, s, v, hscale float32) (b, g, r float32) {
 	if s == 0 {
 		return v, v, v
 	}
-	sector, h := hueSector(float32(math.Mod(float64(h*hscale), 6)))
+	sector, h := hueSector(h*hscale, false)
 	tab := [4]float32{v, v * (1 - s), v * (1 - s*h), v * (1 - s*(1-h))}
 	return tab[sectors[sector][0]], tab[sectors[sector][1]], tab[sectors[sector][2]]
 }
@@ -432,17 +443,7 @@ func hls2rgb(h, l, s, hscale float32) (b, g, r float32) {
 		p2 = l + s - l*s
 	}
 	p1 := 2*l - p2
-	// OpenCV's loops of h += 6 or h -= 6 into [0, 6), as one fmod: the same where they
-	// end (each step is exact below 2^24), and an end where they never do (|h| past
-	// 2^26, an infinite h).
-	h *= hscale
-	if !(h >= 0 && h < 6) {
-		h = float32(math.Mod(float64(h), 6))
-		if h < 0 {
-			h += 6
-		}
-	}
-	sector, h := hueSector(h)
+	sector, h := hueSector(h*hscale, true)
 	tab := [4]float32{p2, p1, p1 + (p2-p1)*(1-h), p1 + (p2-p1)*h}
 	return tab[sectors[sector][0]], tab[sectors[sector][1]], tab[sectors[sector][2]]
 }

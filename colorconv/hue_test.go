@@ -33,11 +33,7 @@ func hueImage(t *testing.T, dev *gpuimage.Device, hues []float32) *gpuimage.Imag
 	for _, h := range hues {
 		px = append(px, h, 0.5, 0.8, h, 0, 0.7, h, 1, 0.3)
 	}
-	im, err := gpuimage.NewFromData(dev, 1, len(px)/3, gpuimage.CV32FC3, px)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return im
+	return pixelRow(t, dev, px)
 }
 
 func TestHueOutOfRange(t *testing.T) {
@@ -85,9 +81,9 @@ func TestHueOutOfRange(t *testing.T) {
 // their clip, 0 or 1.
 func TestNaNChannelsInTables(t *testing.T) {
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
-	odd := hueImageOf(t, []float32{nan, 0.5, 0.25, 0.3, nan, 0.9, inf, -inf, 0.5})
+	odd := pixelRow(t, gpuimage.CPU(), []float32{nan, 0.5, 0.25, 0.3, nan, 0.9, inf, -inf, 0.5})
 	defer odd.Close()
-	same := hueImageOf(t, []float32{0, 0.5, 0.25, 0.3, 0, 0.9, 1, 0, 0.5})
+	same := pixelRow(t, gpuimage.CPU(), []float32{0, 0.5, 0.25, 0.3, 0, 0.9, 1, 0, 0.5})
 	defer same.Close()
 	for _, code := range []colorconv.Code{colorconv.ColorBGRToLab, colorconv.ColorRGBToLab, colorconv.ColorLBGRToLab,
 		colorconv.ColorBGRToLuv, colorconv.ColorLRGBToLuv} {
@@ -104,10 +100,10 @@ func TestNaNChannelsInTables(t *testing.T) {
 	}
 }
 
-// hueImageOf is a one-row 32FC3 image of px on the CPU device.
-func hueImageOf(t *testing.T, px []float32) *gpuimage.Image {
+// pixelRow is a one-row 32FC3 image of px on dev.
+func pixelRow(t *testing.T, dev *gpuimage.Device, px []float32) *gpuimage.Image {
 	t.Helper()
-	im, err := gpuimage.NewFromData(gpuimage.CPU(), 1, len(px)/3, gpuimage.CV32FC3, px)
+	im, err := gpuimage.NewFromData(dev, 1, len(px)/3, gpuimage.CV32FC3, px)
 	if err != nil {
 		t.Fatal(err)
 	}
