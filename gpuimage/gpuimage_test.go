@@ -212,10 +212,11 @@ func TestGoImageRoundTrip(t *testing.T) {
 		r.Read(g16.Pix)
 		n64 := image.NewNRGBA64(image.Rect(0, 0, 4, 2))
 		r.Read(n64.Pix)
-		cases := []struct {
+		type imageCase struct {
 			img  image.Image
 			want gpuimage.MatType
-		}{{nrgba, gpuimage.CV8UC4}, {gray, gpuimage.CV8UC1}, {g16, gpuimage.CV16UC1}, {n64, gpuimage.CV16UC4}}
+		}
+		cases := []imageCase{{nrgba, gpuimage.CV8UC4}, {gray, gpuimage.CV8UC1}, {g16, gpuimage.CV16UC1}, {n64, gpuimage.CV16UC4}}
 		// Opaque images of every kind go through *image.RGBA; images with alpha
 		// through *image.NRGBA. Sub-images start off the origin.
 		for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio422,
@@ -224,13 +225,7 @@ func TestGoImageRoundTrip(t *testing.T) {
 			r.Read(ycc.Y)
 			r.Read(ycc.Cb)
 			r.Read(ycc.Cr)
-			cases = append(cases, struct {
-				img  image.Image
-				want gpuimage.MatType
-			}{ycc, gpuimage.CV8UC3}, struct {
-				img  image.Image
-				want gpuimage.MatType
-			}{ycc.SubImage(image.Rect(3, 1, 12, 6)), gpuimage.CV8UC3})
+			cases = append(cases, imageCase{ycc, gpuimage.CV8UC3}, imageCase{ycc.SubImage(image.Rect(3, 1, 12, 6)), gpuimage.CV8UC3})
 		}
 		cmyk := image.NewCMYK(image.Rect(2, 2, 9, 5))
 		r.Read(cmyk.Pix)
@@ -244,12 +239,7 @@ func TestGoImageRoundTrip(t *testing.T) {
 		for i := range pal.Pix {
 			pal.Pix[i] %= 2
 		}
-		for _, c := range []struct {
-			img  image.Image
-			want gpuimage.MatType
-		}{{cmyk, gpuimage.CV8UC3}, {rgba, gpuimage.CV8UC4}, {pal, gpuimage.CV8UC4}} {
-			cases = append(cases, c)
-		}
+		cases = append(cases, imageCase{cmyk, gpuimage.CV8UC3}, imageCase{rgba, gpuimage.CV8UC4}, imageCase{pal, gpuimage.CV8UC4})
 		for _, c := range cases {
 			im, err := gpuimage.FromImage(dev, c.img)
 			if err != nil {

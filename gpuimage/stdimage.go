@@ -47,6 +47,7 @@ func FromImage(dev *Device, img image.Image) (*Image, error) {
 		}
 	default:
 		var pix []byte // NRGBA rows
+		alpha := hasAlpha(img)
 		if src, ok := img.(*image.NRGBA); ok {
 			pix = packRows(src.Pix[src.PixOffset(r.Min.X, r.Min.Y):], src.Stride, 4*w, h)
 		}
@@ -55,17 +56,14 @@ func FromImage(dev *Device, img image.Image) (*Image, error) {
 			// image/draw converts without a call per pixel (2x faster than into
 			// *image.NRGBA); without alpha the two hold the same values.
 			rect := image.Rect(0, 0, w, h)
-			if hasAlpha(img) {
-				dst := image.NewNRGBA(rect)
-				draw.Draw(dst, rect, img, r.Min, draw.Src)
-				pix = dst.Pix
-			} else {
-				dst := image.NewRGBA(rect)
-				draw.Draw(dst, rect, img, r.Min, draw.Src)
-				pix = dst.Pix
+			pix = make([]byte, 4*w*h)
+			var dst draw.Image = &image.RGBA{Pix: pix, Stride: 4 * w, Rect: rect}
+			if alpha {
+				dst = &image.NRGBA{Pix: pix, Stride: 4 * w, Rect: rect}
 			}
+			draw.Draw(dst, rect, img, r.Min, draw.Src)
 		}
-		if hasAlpha(img) {
+		if alpha {
 			t, data = CV8UC4, make([]byte, 4*w*h)
 			for i := 0; i < w*h; i++ {
 				data[4*i], data[4*i+1], data[4*i+2], data[4*i+3] = pix[4*i+2], pix[4*i+1], pix[4*i], pix[4*i+3]
