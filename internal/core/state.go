@@ -241,6 +241,25 @@ func MultiProcessors(dev Backend) int {
 	return 132
 }
 
+// Occupier is a Backend that can say how many blocks of one of its kernels fit on a
+// multiprocessor at once (CUDA: cuOccupancyMaxActiveBlocksPerMultiprocessor).
+type Occupier interface {
+	BlocksPerSM(kernel string, block, shmem int) (int, error)
+}
+
+// BlocksPerSM is how many blocks of block threads and shmem bytes of dynamic
+// shared memory of the named kernel fit on one of dev's multiprocessors at once,
+// for grids that should fill the GPU exactly once; def when the device will not
+// say.
+func BlocksPerSM(dev Backend, kernel string, block, shmem, def int) int {
+	if o, ok := dev.(Occupier); ok {
+		if n, err := o.BlocksPerSM(kernel, block, shmem); err == nil && n > 0 {
+			return n
+		}
+	}
+	return def
+}
+
 // MaxSharedOptin is the most shared memory a block on dev may ask for (0 when the
 // device will not say).
 func MaxSharedOptin(dev Backend) int {

@@ -111,6 +111,7 @@ type Backend struct {
 	fnMu    sync.Mutex
 	fns     map[string]cu.Function
 	ptxFns  map[[2]string]cu.Function // LaunchPTX's kernels by (module text, name)
+	occ     map[occKey]int            // BlocksPerSM's answers
 
 	sync  *stream
 	alloc allocator
@@ -406,6 +407,42 @@ func (b *Backend) function(name string) (cu.Function, error) {
 	}
 	b.fns[name] = fn
 	return fn, nil
+}
+
+// occKey is a BlocksPerSM question: a kernel, its block and dynamic shared memory.
+type occKey struct {
+	name         string
+	block, shmem int
+}
+
+// BlocksPerSM implements core.Occupier (cached: the answer depends only on the
+// kernel, the block and the shared memory).
+func (b *Backend) BlocksPerSM(name string, block, shmem int) (int, error) {
+	k := occKey{name, block, shmem}
+	b.fnMu.Lock()
+	n, ok := b.occ[k]
+	b.fnMu.Unlock()
+	if ok {
+		return n, nil
+	}
+	fn, err := b.function(name)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.do(func() error {
+		var err error
+		n, err = fn.MaxActiveBlocksPerMultiProcessor(block, int64(shmem))
+		return err
+	}); err != nil {
+		return 0, fmt.Errorf("%s: kernel %s: occupancy: %w", b.name, name, err)
+	}
+	b.fnMu.Lock()
+	if b.occ == nil {
+		b.occ = map[occKey]int{}
+	}
+	b.occ[k] = n
+	b.fnMu.Unlock()
+	return n, nil
 }
 
 // Launch implements core.Backend. Arguments are uintptr (device addresses), int

@@ -5,6 +5,8 @@ package cuda
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuimg/gpuimg/internal/core"
 )
 
 func dev(t *testing.T) *Backend {
@@ -85,5 +87,26 @@ func TestLaunchNamesKernel(t *testing.T) {
 	err = b.Launch(nil, "gi_setto_8u", [3]int{1, 1, 1}, [3]int{1, 1, 1}, 0, "x")
 	if err == nil || !strings.Contains(err.Error(), "unsupported type string") {
 		t.Fatalf("bad argument: %v", err)
+	}
+}
+
+// BlocksPerSM: the driver's answer for a real kernel (the two-outputs resampling
+// kernels are held to two blocks of 352 threads at least, so at least 2), the
+// same again from the cache, and an error that names a missing kernel; core's
+// BlocksPerSM falls back to its default then.
+func TestBlocksPerSM(t *testing.T) {
+	b := dev(t)
+	n, err := b.BlocksPerSM("gi_resample_r22p2d1", 352, 0)
+	if err != nil || n < 2 {
+		t.Fatalf("gi_resample_r22p2d1, 352 threads: %d blocks, %v", n, err)
+	}
+	if m, err := b.BlocksPerSM("gi_resample_r22p2d1", 352, 0); err != nil || m != n {
+		t.Fatalf("again: %d blocks, %v; first %d", m, err, n)
+	}
+	if _, err := b.BlocksPerSM("gi_no_such_kernel", 128, 0); err == nil || !strings.Contains(err.Error(), "gi_no_such_kernel") {
+		t.Fatalf("missing kernel: %v", err)
+	}
+	if got := core.BlocksPerSM(b, "gi_no_such_kernel", 128, 0, 3); got != 3 {
+		t.Fatalf("core.BlocksPerSM of a missing kernel: %d, want the default 3", got)
 	}
 }
