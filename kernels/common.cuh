@@ -83,6 +83,30 @@ __device__ __forceinline__ void copyWait() {
 #endif
 }
 
+// copyAsync4 starts a 4-byte copy from global to shared memory, or zero-fills dst
+// where in is false (src is then not read, but must be a valid address);
+// copyCommit closes this thread's copies started since the last commit into a
+// group, copyWaitPrior waits for all groups but the last one committed. Before
+// sm_80 the copy is a load and a store, and the others do nothing.
+__device__ __forceinline__ void copyAsync4(float* dst, const float* src, bool in) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src),
+               "r"(in ? 4 : 0));
+#else
+  *dst = in ? __ldg(src) : 0.f;
+#endif
+}
+__device__ __forceinline__ void copyCommit() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void copyWaitPrior() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 1;" ::: "memory");
+#endif
+}
+
 // packLow packs the low bytes of a, b, c and d into one word, a lowest.
 __device__ __forceinline__ unsigned packLow(unsigned a, unsigned b, unsigned c, unsigned d) {
   return __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);

@@ -8,24 +8,29 @@
 // a multiple of up (at least GI_RESAMPLE_THREADS threads when up is smaller), so
 // that each thread's outputs share one polyphase branch.
 #define GI_RESAMPLE_THREADS 128
-#define GI_RESAMPLE_MAXK 8    // outputs a thread of the register kernels
+#define GI_RESAMPLE_MAXK 8    // outputs a thread of the register kernels, an item
 #define GI_RESAMPLE_MAXT 512  // their largest block (so up <= 512)
+#define GI_RESAMPLE_MAXT2 352 // the largest of the two-outputs kernels of at most 24 taps
 
-// ResamplePolyParams: gi_resample_r{8,16,24,32,48,64} and gi_resample_any, along each
-// of rows rows of src (n samples), SciPy's upfirdn of the taps h0 with up and down,
-// from output t0 / down on (so Poly's delay is removed):
+// ResamplePolyParams: gi_resample_r{8,16,24,32,48,64}[p2d{1,2}] and gi_resample_any,
+// along each of rows rows of src (n samples), SciPy's upfirdn of the taps h0 with up
+// and down, from output t0 / down on (so Poly's delay is removed):
 //   dst[o] = sum over q < qn of h[ph * qn + q] * src[i0 - q], src zero outside 0..n-1,
 //   for o < outn, where t = o * down + t0, ph = t mod up, i0 = t div up, and h is h0
 //   in polyphase order, h[ph * qn + q] = h0[ph + q * up] (zero past h0's end).
-// The register kernels: blocks of blockDim.x threads (a multiple of up), each thread
-// k outputs blockDim.x apart, each block staging w samples of its row in shared
-// memory (from its first output's i0 - (QR - 1)).
+// The register kernels: blocks of blockDim.x threads (P * blockDim.x a multiple of
+// up, P the outputs that share a thread's window: 1, or 2 for p2), each thread k
+// groups of P consecutive outputs, P * blockDim.x apart: an item of
+// P * blockDim.x * k outputs of a row, segs items a row. Block b takes items
+// b * per .. b * per + per - 1 of the rows' items one after another, each staged in
+// shared memory (w samples, two buffers: the next item's arrive while one is
+// filtered).
 struct ResamplePolyParams {
   const float* src;
   int sp;
   float* dst;
   int dp;
-  int rows, n, outn, up, down, qn, k, w;
+  int rows, n, outn, up, down, qn, k, w, segs, per;
   long long t0;
   const float* h;
 };

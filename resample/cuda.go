@@ -10,40 +10,96 @@ import (
 	"github.com/gpuimg/gpuimg/internal/devcache"
 )
 
-// polyRegs are the register kernels' branch lengths, gi_resample_r8 .. r64.
-var polyRegs = []int{8, 16, 24, 32, 48, 64}
+// polyRegs are the register kernels' branch lengths, gi_resample_r8 .. r64, and
+// polyPairs those of the two-outputs-a-thread kernels gi_resample_rQRp2d1 and
+// p2d2 (22: resample_poly's default filter has 21 taps a branch where up >= down).
+var (
+	polyRegs  = []int{8, 16, 24, 32, 48, 64}
+	polyPairs = []int{8, 16, 22, 24, 32}
+)
 
-// polySmem bounds the register kernels' stage (no opt-in to larger shared memory).
+// polySmem bounds the register kernels' two stages (no opt-in to larger shared
+// memory).
 const polySmem = 48 << 10
 
-// polyLaunch is how a plan runs for outn outputs over rows rows (kernels/resample_poly.cu): the
-// register kernel of the shortest branch length that holds qn taps, with blocks of
-// a multiple of up threads (at least polyThreads), k outputs a thread (fewer where
-// the batch would leave the device's sms idle, or the stage would not fit), or
-// gi_resample_any (a thread an output) for longer branches, up past polyMaxT, or a
-// stage too large.
-func polyLaunch(pl *plan, outn, rows, sms int) (name string, grid, block [3]int, shmem, k, w int) {
-	gy := min(rows, 65535)
-	qr := 0
-	for _, r := range polyRegs {
-		if pl.qn <= r {
-			qr = r
-			break
+// polyShape is a launch of the polyphase kernels (kernels/resample_poly.cu):
+// name, grid and block; for the register kernels k groups of P outputs a thread an
+// item, segs items a row, per items a block, w samples a stage (of two), smem the
+// two stages' bytes.
+type polyShape struct {
+	name                  string
+	grid, block           [3]int
+	k, w, segs, per, smem int
+}
+
+// polyLaunch is how a plan runs for outn outputs over rows rows: the register
+// kernel of the shortest branch length that holds qn taps, two outputs a thread
+// (p2dD) where their newest samples are at most 2 apart (down <= 2 up) and a
+// kernel of that length has them, with blocks of at least polyThreads threads,
+// P times a multiple of up, and k groups of outputs a thread an item (fewer where
+// the stages would not fit or the device's blocks would get fewer than two items
+// each); or gi_resample_any (a thread an output) for longer branches, up past
+// polyMaxT, or a stage too large. slots is how many blocks of a kernel the device
+// holds at once: the items are shared among at most that many blocks, so that
+// they run in one wave, each pipelining its items.
+func polyLaunch(pl *plan, outn, rows int, slots func(name string, block, smem int) int) polyShape {
+	// The shortest branch length of a kernel that holds qn taps, of kernels whose
+	// lengths are ls; 0 for none.
+	fit := func(ls []int) int {
+		for _, r := range ls {
+			if pl.qn <= r {
+				return r
+			}
+		}
+		return 0
+	}
+	if qr := fit(polyRegs); qr > 0 {
+		pn, d := 1, 0
+		if q2 := fit(polyPairs); q2 > 0 && pl.down <= 2*pl.up {
+			qr, pn, d = q2, 2, 1
+			if pl.down > pl.up {
+				d = 2
+			}
+		}
+		// The block: a multiple of unit threads (P of them cover up outputs), each
+		// group's step in samples even for P = 2 (its windows start at even offsets).
+		unit := pl.up / gcd(pl.up, pn)
+		t := unit * ((polyThreads + unit - 1) / unit)
+		if pn == 2 && (pn*t/pl.up*pl.down)%2 != 0 {
+			t *= 2
+		}
+		if pn == 2 && (t > polyMaxT || qr <= 24 && t > polyMaxT2) {
+			qr, pn, d, t = fit(polyRegs), 1, 0, pl.up*((polyThreads+pl.up-1)/pl.up)
+		}
+		if t <= polyMaxT {
+			name := "gi_resample_r" + strconv.Itoa(qr)
+			if pn == 2 {
+				name += "p2d" + strconv.Itoa(d)
+			}
+			win := qr
+			if pn == 2 {
+				win = 1 + (qr+d+2)&^1
+			}
+			stage := func(k int) int { return (((pn*t*k-pn)*pl.down+pl.up-1)/pl.up + win + 1) &^ 1 }
+			segs := func(k int) int { return (outn + pn*t*k - 1) / (pn * t * k) }
+			k := polyMaxK
+			for k > 1 && 2*stage(k)*4 > polySmem {
+				k--
+			}
+			n := max(1, slots(name, t, 2*stage(k)*4))
+			for k > 1 && segs(k)*rows < 2*n {
+				k--
+			}
+			if w := stage(k); 2*w*4 <= polySmem {
+				items := segs(k) * rows
+				per := (items + n - 1) / n
+				return polyShape{name: name, grid: [3]int{(items + per - 1) / per, 1, 1}, block: [3]int{t, 1, 1},
+					k: k, w: w, segs: segs(k), per: per, smem: 2 * w * 4}
+			}
 		}
 	}
-	t := pl.up * ((polyThreads + pl.up - 1) / pl.up)
-	if qr > 0 && t <= polyMaxT {
-		stage := func(k int) int { return ((t*k-1)*pl.down+pl.up-1)/pl.up + qr }
-		blocks := func(k int) int { return (outn + t*k - 1) / (t * k) }
-		k = polyMaxK
-		for k > 1 && (stage(k)*4 > polySmem || blocks(k)*rows < 2*sms) {
-			k--
-		}
-		if w = stage(k); w*4 <= polySmem {
-			return "gi_resample_r" + strconv.Itoa(qr), [3]int{blocks(k), gy, 1}, [3]int{t, 1, 1}, w * 4, k, w
-		}
-	}
-	return "gi_resample_any", [3]int{(outn + polyThreads - 1) / polyThreads, gy, 1}, [3]int{polyThreads, 1, 1}, 0, 0, 0
+	return polyShape{name: "gi_resample_any", grid: [3]int{(outn + polyThreads - 1) / polyThreads, min(rows, 65535), 1},
+		block: [3]int{polyThreads, 1, 1}}
 }
 
 // polyCUDA launches polyLaunch's kernel over d, with the plan's polyphase taps on
@@ -59,11 +115,14 @@ func polyCUDA(str core.Stream, d, s *core.State, pl *plan, t0 int64) error {
 		return err
 	}
 	defer buf.Release()
-	name, grid, block, shmem, k, w := polyLaunch(pl, d.Cols, s.Rows, core.MultiProcessors(s.Dev))
+	sms := core.MultiProcessors(s.Dev)
+	l := polyLaunch(pl, d.Cols, s.Rows, func(name string, block, smem int) int {
+		return sms * core.BlocksPerSM(s.Dev, name, block, smem, 4)
+	})
 	p := polyParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Rows: int32(s.Rows),
 		N: int32(s.Cols), Outn: int32(d.Cols), Up: int32(pl.up), Down: int32(pl.down), Qn: int32(pl.qn),
-		K: int32(k), W: int32(w), T0: t0, H: buf.Ptr}
-	return s.Dev.Launch(str, name, grid, block, shmem, core.Struct(&p))
+		K: int32(l.k), W: int32(l.w), Segs: int32(l.segs), Per: int32(l.per), T0: t0, H: buf.Ptr}
+	return s.Dev.Launch(str, l.name, l.grid, l.block, l.smem, core.Struct(&p))
 }
 
 // resizeSuffix names an element type in the resize kernels' names.

@@ -53,10 +53,24 @@ func TestCUDAPolyMatchesCPU(t *testing.T) {
 				return resample.Poly(src, dst, ud[0], ud[1], nil)
 			})
 		}
-		for _, c := range []struct{ m, up, down int }{{1, 1, 1}, {9, 1, 1}, {17, 3, 2}, {48, 2, 1}, {63, 1, 1}, {65, 1, 1}, {200, 3, 7}, {40, 7, 3}} {
+		for _, c := range []struct{ m, up, down int }{{1, 1, 1}, {9, 1, 1}, {17, 3, 2}, {48, 2, 1}, {63, 1, 1}, {65, 1, 1}, {200, 3, 7}, {40, 7, 3},
+			{9, 1, 2}, {31, 2, 3}, {5, 1, 3}, {7, 256, 1}} {
 			h := randTaps(r, c.m)
 			check(fmt.Sprintf("upfirdn m=%d %d/%d %dx%d", c.m, c.up, c.down, sh[0], sh[1]), cs, gs, func(src, dst *gpuimage.Image) error {
 				return resample.UpFirDn(src, dst, h, c.up, c.down)
+			})
+		}
+		cs.Close()
+		gs.Close()
+	}
+	// Long batches: blocks of the register kernels take several items each, across
+	// rows.
+	if !testing.Short() {
+		vals := randVals(r, 5, 1000003)
+		cs, gs := upload(t, gpuimage.CPU(), vals), upload(t, gpu, vals)
+		for _, ud := range [][2]int{{160, 147}, {147, 160}, {2, 1}, {1, 3}} {
+			check(fmt.Sprintf("poly %d/%d 5x1000003", ud[0], ud[1]), cs, gs, func(src, dst *gpuimage.Image) error {
+				return resample.Poly(src, dst, ud[0], ud[1], nil)
 			})
 		}
 		cs.Close()
@@ -80,6 +94,39 @@ func TestCUDAPolyMatchesCPU(t *testing.T) {
 		check(fmt.Sprintf("poly %d/%d view", ud[0], ud[1]), cv, gv, func(src, dst *gpuimage.Image) error {
 			return resample.Poly(src, dst, ud[0], ud[1], nil)
 		})
+	}
+	// Into a view at an odd column of a larger image (the two-outputs kernels'
+	// 8-byte stores are not aligned there): the view's samples as into an image of
+	// its own, nothing around it written.
+	for _, ud := range [][2]int{{160, 147}, {147, 160}} {
+		want := &gpuimage.Image{}
+		if err := resample.Poly(cv, want, ud[0], ud[1], nil); err != nil {
+			t.Fatal(err)
+		}
+		big := tu.Poisoned(t, gpu, want.Rows()+2, want.Cols()+3, gpuimage.CV32FC1)
+		before := tu.Rows(t, big)
+		win := image.Rect(1, 1, 1+want.Cols(), 1+want.Rows())
+		dv, err := big.Region(win)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := resample.Poly(gv, dv, ud[0], ud[1], nil); err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := rmsErr(tu.Rows(t, dv), tu.Rows(t, want)); !ok || e > 1e-5 {
+			t.Errorf("poly %d/%d into a view: off the CPU's by %.3g of the RMS", ud[0], ud[1], e)
+		}
+		after := tu.Rows(t, big)
+		for y := range after {
+			for x := range after[y] {
+				if !image.Pt(x, y).In(win) && math.Float64bits(after[y][x]) != math.Float64bits(before[y][x]) {
+					t.Fatalf("poly %d/%d into a view: (%d, %d) outside it written", ud[0], ud[1], x, y)
+				}
+			}
+		}
+		dv.Close()
+		big.Close()
+		want.Close()
 	}
 	t.Logf("largest difference %.3g of the RMS", worst)
 }

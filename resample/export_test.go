@@ -8,8 +8,8 @@ func PolyKernel(n, rows, m, up, down, sms int) (name string, block, k, w int) {
 	if err != nil {
 		panic(err)
 	}
-	name, _, b, _, k, w := polyLaunch(pl, (n*up+down-1)/down, rows, sms)
-	return name, b[0], k, w
+	l := polyLaunch(pl, (n*up+down-1)/down, rows, func(string, int, int) int { return 4 * sms })
+	return l.name, l.block[0], l.k, l.w
 }
 
 // ResizeKernel is the separable kernel family a resize of a sw x sh 8-bit image

@@ -17,7 +17,7 @@ import (
 func TestLaunchedKernelsExist(t *testing.T) {
 	rec := tu.NewRecorder()
 	src := rec.Image(t, 3, 5000, gpuimage.CV32FC1)
-	for _, ud := range [][2]int{{160, 147}, {147, 160}, {2, 1}, {1, 2}, {1, 7}, {1000, 999}} {
+	for _, ud := range [][2]int{{160, 147}, {147, 160}, {2, 1}, {1, 2}, {1, 3}, {1, 7}, {1000, 999}} {
 		dst := &gpuimage.Image{}
 		if err := resample.Poly(src, dst, ud[0], ud[1], nil); err != nil {
 			t.Fatal(err)
@@ -25,11 +25,13 @@ func TestLaunchedKernelsExist(t *testing.T) {
 		dst.Close()
 	}
 	for _, m := range []int{1, 9, 17, 25, 33, 49, 65} {
-		dst := &gpuimage.Image{}
-		if err := resample.UpFirDn(src, dst, make([]float64, m), 1, 1); err != nil {
-			t.Fatal(err)
+		for _, down := range []int{1, 2, 3} {
+			dst := &gpuimage.Image{}
+			if err := resample.UpFirDn(src, dst, make([]float64, m), 1, down); err != nil {
+				t.Fatal(err)
+			}
+			dst.Close()
 		}
-		dst.Close()
 	}
 	rec.CheckLaunched(t)
 }
@@ -78,25 +80,33 @@ func TestResizeKernelsExist(t *testing.T) {
 }
 
 // The kernel each shape gets: register kernels for short branches (the block a
-// multiple of up, the stage within 48 KB), fewer outputs a thread where the batch
-// is small, the generic kernel for long branches and up past 512.
+// multiple of up, or of up/2 for two outputs a thread with even steps; the two
+// stages within 48 KB), two outputs a thread where down <= 2 up and the branch has
+// at most 32 taps (and blocks of at most 352 threads for 24 taps or fewer), fewer
+// outputs a thread where the device's blocks (4 an SM here) would get fewer than
+// two items each, the generic kernel for long branches and up past 512.
 func TestPolyKernelChoice(t *testing.T) {
 	for _, c := range []struct {
 		n, rows, m, up, down int
 		name                 string
 		block, k             int
 	}{
-		{1000000, 1, 3201 + 147, 160, 147, "gi_resample_r24", 160, 8},
-		{1000000, 64, 3201 + 160, 147, 160, "gi_resample_r24", 147, 8},
-		{1000, 1, 3201 + 147, 160, 147, "gi_resample_r24", 160, 1},
-		{1000000, 1, 41 + 1, 2, 1, "gi_resample_r24", 128, 8},
-		{1000000, 1, 41 + 2, 1, 2, "gi_resample_r48", 128, 8},
+		{1000000, 1, 3201 + 147, 160, 147, "gi_resample_r22p2d1", 160, 3},
+		{1000000, 64, 3201 + 160, 147, 160, "gi_resample_r24p2d2", 147, 8},
+		{1000, 1, 3201 + 147, 160, 147, "gi_resample_r22p2d1", 160, 1},
+		{1000000, 1, 41 + 1, 2, 1, "gi_resample_r22p2d1", 128, 7},
+		{1000000, 1, 41 + 2, 1, 2, "gi_resample_r48", 128, 3},
+		{1000000, 1, 10, 1, 3, "gi_resample_r16", 128, 2},
 		{1000000, 1, 141 + 7, 1, 7, "gi_resample_any", 128, 0},
 		{1000000, 1, 20001, 1000, 999, "gi_resample_any", 128, 0},
-		{1000000, 1, 7, 3, 1, "gi_resample_r8", 129, 8},
+		{1000000, 1, 7, 3, 1, "gi_resample_r8p2d1", 129, 8},
+		{1000000, 1, 7, 256, 1, "gi_resample_r8p2d1", 256, 8},
+		{1000000, 1, 7, 353, 1, "gi_resample_r8", 353, 8},
+		{1000000, 1, 7, 353, 2, "gi_resample_r8", 353, 8},
+		{1000000, 1, 60, 2, 1, "gi_resample_r32p2d1", 128, 7},
 	} {
 		name, block, k, w := resample.PolyKernel(c.n, c.rows, c.m, c.up, c.down, 132)
-		if name != c.name || block != c.block || k != c.k || w*4 > 48<<10 {
+		if name != c.name || block != c.block || k != c.k || 2*w*4 > 48<<10 {
 			t.Errorf("%d x %d, %d taps, %d/%d: %s block %d k %d stage %d, want %s block %d k %d", c.rows, c.n, c.m, c.up, c.down, name, block, k, w, c.name, c.block, c.k)
 		}
 	}

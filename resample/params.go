@@ -1,11 +1,12 @@
 package resample
 
 // The kernels' sizes: kernels/resample_params.h's GI_RESAMPLE_THREADS,
-// GI_RESAMPLE_MAXK and GI_RESAMPLE_MAXT (TestParamsMatchKernels).
+// GI_RESAMPLE_MAXK, GI_RESAMPLE_MAXT and GI_RESAMPLE_MAXT2 (TestParamsMatchKernels).
 const (
 	polyThreads = 128
 	polyMaxK    = 8
 	polyMaxT    = 512
+	polyMaxT2   = 352
 )
 
 // polyParams mirrors gi_resample_*'s parameters (kernels/resample_params.h:
@@ -17,6 +18,7 @@ type polyParams struct {
 	Dst                               uintptr
 	Dp                                int32
 	Rows, N, Outn, Up, Down, Qn, K, W int32
+	Segs, Per                         int32
 	T0                                int64
 	H                                 uintptr
 }

@@ -25,6 +25,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_RESAMPLE_THREADS", polyThreads, kparams.ResampleThreads},
 		{"GI_RESAMPLE_MAXK", polyMaxK, kparams.ResampleMaxK},
 		{"GI_RESAMPLE_MAXT", polyMaxT, kparams.ResampleMaxT},
+		{"GI_RESAMPLE_MAXT2", polyMaxT2, kparams.ResampleMaxT2},
 		{"GI_RESIZE_RT", resizeRT, kparams.ResizeRT},
 		{"GI_RESIZE_THMAX", resizeThMax, kparams.ResizeThMax},
 		{"GI_RESIZE_VE8", resizeVE8, kparams.ResizeVE8},

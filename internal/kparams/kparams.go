@@ -31,7 +31,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "a93a8334057d3f19920d054542b8eaa679b10ce06068d64946b079bcf6d48729"
+const HeadersSum = "fa2ad7fa74a960cc9322e23fef883e8afd355a10240f9674cfc154c65154cd24"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -161,6 +161,7 @@ const (
 	ResampleThreads = C.GI_RESAMPLE_THREADS
 	ResampleMaxK    = C.GI_RESAMPLE_MAXK
 	ResampleMaxT    = C.GI_RESAMPLE_MAXT
+	ResampleMaxT2   = C.GI_RESAMPLE_MAXT2
 	ResizeRT        = C.GI_RESIZE_RT
 	ResizeThMax     = C.GI_RESIZE_THMAX
 	ResizeVE8       = C.GI_RESIZE_VE8
