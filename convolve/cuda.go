@@ -284,17 +284,36 @@ func isepArgs(d, s *core.State, p *plan) (string, *isepTaps) {
 }
 
 // ipackArgs returns the name and extra arguments of the packed integer kernels
-// (kernels/filter_ipack.cu: gi_ipack_box_k<K>_c<C> and gi_ipack_gauss_k<K>_c<C>), or ""
-// when the plan needs another kernel. They take the normalized 3x3 and 5x5 box
-// filters and the fixed-point 3x3 and 5x5 GaussianBlur with sigma 0 (taps 1 2 1 and
-// 1 4 6 4 1), 8U to 8U with 1, 3 or 4 channels, centred, no delta, a constant
-// border value that is a byte, and source and output rows 16-byte aligned (their
-// loads and stores). Their results are exact, as the CPU device's are.
+// (kernels/filter_ipack.cu: gi_ipack_box_k<K>_c<C>, gi_ipack_gauss_k<K>_c<C> and
+// gi_ipack_<deriv>_k3_c1_<out>), or "" when the plan needs another kernel. They take
+// the normalized 3x3 and 5x5 box filters and the fixed-point 3x3 and 5x5
+// GaussianBlur with sigma 0 (taps 1 2 1 and 1 4 6 4 1), 8U to 8U with 1, 3 or 4
+// channels, and the 3x3 Sobel and Scharr first derivatives with scale 1 (derivTaps)
+// on one channel, 8U to 8U or 16S; centred, no delta, a constant border value that
+// is a byte, and source and output rows 16-byte aligned (their loads and stores).
+// Their results are exact, as the CPU device's are.
 func ipackArgs(d, s *core.State, p *plan) (string, *ipackTaps) {
 	k := p.kw
 	if !p.sep || (k != 3 && k != 5) || p.kh != k || p.ax != k/2 || p.ay != k/2 || p.delta != 0 ||
-		s.Depth != core.Depth8U || d.Depth != core.Depth8U || (s.Chans != 1 && s.Chans != 3 && s.Chans != 4) ||
+		s.Depth != core.Depth8U || (s.Chans != 1 && s.Chans != 3 && s.Chans != 4) ||
 		s.Ptr()%16 != 0 || s.Pitch%16 != 0 || d.Ptr()%16 != 0 || d.Pitch%16 != 0 {
+		return "", nil
+	}
+	t := &ipackTaps{K16: 1 << 16}
+	for c := range 4 {
+		v := float64(p.value[c])
+		if p.border == BorderConstant && c < s.Chans && (v != math.Trunc(v) || v < 0 || v > 255) {
+			return "", nil
+		}
+		t.Cval[c] = int32(v)
+	}
+	if deriv := derivName(p); deriv != "" {
+		if k != 3 || s.Chans != 1 || (d.Depth != core.Depth8U && d.Depth != core.Depth16S) {
+			return "", nil
+		}
+		return fmt.Sprintf("gi_ipack_%s_k3_c1_%s", deriv, typeNames[d.Depth]), t
+	}
+	if d.Depth != core.Depth8U {
 		return "", nil
 	}
 	tx, dx, okx := intTaps(p.kx)
@@ -315,15 +334,31 @@ func ipackArgs(d, s *core.State, p *plan) (string, *ipackTaps) {
 	default:
 		return "", nil
 	}
-	t := &ipackTaps{Magic: uint32((1<<32)/den + 1), K16: 1 << 16}
-	for c := range 4 {
-		v := float64(p.value[c])
-		if p.border == BorderConstant && c < s.Chans && (v != math.Trunc(v) || v < 0 || v > 255) {
-			return "", nil
-		}
-		t.Cval[c] = int32(v)
-	}
+	t.Magic = uint32((1<<32)/den + 1)
 	return fmt.Sprintf("gi_ipack_%s_k%d_c%d", kind, k, s.Chans), t
+}
+
+// derivTaps are the separable 3x3 kernels the packed integer kernels take as
+// derivatives, by name: the row taps (kx) and the column taps (ky) of Sobel's and
+// Scharr's first derivatives along x and y with scale 1 (DerivKernels).
+var derivTaps = []struct {
+	name   string
+	kx, ky []float64
+}{
+	{"sobelx", []float64{-1, 0, 1}, []float64{1, 2, 1}},
+	{"sobely", []float64{1, 2, 1}, []float64{-1, 0, 1}},
+	{"scharrx", []float64{-1, 0, 1}, []float64{3, 10, 3}},
+	{"scharry", []float64{3, 10, 3}, []float64{-1, 0, 1}},
+}
+
+// derivName is the name of the plan's separable taps in derivTaps, or "".
+func derivName(p *plan) string {
+	for _, d := range derivTaps {
+		if slices.Equal(p.kx, d.kx) && slices.Equal(p.ky, d.ky) {
+			return d.name
+		}
+	}
+	return ""
 }
 
 // The fixed-point Gaussian's taps for ksize 3 and 5 (sigma 0), in quarters and sixteenths.
@@ -373,7 +408,7 @@ type filterKind struct {
 // filterKinds are tried in this order; the first that takes the plan runs it (the
 // direct kernel takes any).
 var filterKinds = []filterKind{
-	{"packed integer (gi_ipack_*): box and Gaussian 3x3, 5x5, 8U to 8U", pickIPack},
+	{"packed integer (gi_ipack_*): box and Gaussian 3x3, 5x5, 8U to 8U; Sobel and Scharr 3x3, 8U to 8U or 16S", pickIPack},
 	{"packed rows, zero taps skipped (gi_p2d_k3_c1_u8_*_m*): Laplacian, Sobel, Scharr on 8U", pickP2DMasked},
 	{"integer 3x3 separable (gi_isep3_u8_*): Sobel-like, 8U to 16S or 8U", pickISep},
 	{"packed rows (gi_p2d_*): centred 3x3, 5x5 on 8U, 16U, 16S", pickP2D},

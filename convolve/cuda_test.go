@@ -154,7 +154,8 @@ func compareDevicesAt(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name str
 
 // compareAligned runs call on a CPU and a CUDA image of rows x cols (or views of
 // them 16 columns in, 16-byte aligned for every channel count) into a fresh and a
-// poisoned output, and fails the test where they differ by more than tol.
+// poisoned output (of the type the CPU call made), and fails the test where they
+// differ by more than tol.
 func compareAligned(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name string, rows, cols int, mt gpuimage.MatType, roi bool, tol float64, call func(src, dst *gpuimage.Image) error) {
 	t.Helper()
 	cv, gv, done := pairAt(t, r, gpu, rows, cols, mt, roi, 16)
@@ -164,12 +165,12 @@ func compareAligned(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name strin
 	if err := call(cv, want); err != nil {
 		t.Fatalf("%s: cpu: %v", name, err)
 	}
-	got := tu.Poisoned(t, gpu, rows, cols, mt)
+	got := tu.Poisoned(t, gpu, rows, cols, want.Type())
 	defer got.Close()
 	if err := call(gv, got); err != nil {
 		t.Fatalf("%s: cuda: %v", name, err)
 	}
-	if d := tu.Compare(mt.Depth(), tu.Bytes(t, got), tu.Bytes(t, want), tol, 0); d.Bad != 0 {
+	if d := tu.Compare(want.Type().Depth(), tu.Bytes(t, got), tu.Bytes(t, want), tol, 0); d.Bad != 0 {
 		t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
 	}
 }
@@ -252,7 +253,8 @@ func TestCUDAInPlaceAndStream(t *testing.T) {
 }
 
 // The packed integer kernel (fixed-point Gaussian and normalized box filters, 3x3
-// and 5x5, 8U with 1, 3 or 4 channels) is exact: it must equal the CPU device bit
+// and 5x5, 8U with 1, 3 or 4 channels; 3x3 Sobel and Scharr derivatives of 8UC1 to
+// 8U and 16S) is exact: it must equal the CPU device bit
 // for bit, on every border, whole images and views whose rows start 16-byte aligned
 // (the kernel's condition), with a per-channel constant border value.
 func TestCUDAPackedExact(t *testing.T) {
@@ -278,6 +280,18 @@ func TestCUDAPackedExact(t *testing.T) {
 			return convolve.Blur(src, dst, image.Pt(3, 3), image.Pt(-1, -1), b, opts...)
 		}},
 	}
+	// The derivatives, one channel only (the others go to other kernels): Sobel and
+	// Scharr along x and y, to 8U (saturated) and 16S.
+	for _, dd := range []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16S} {
+		for _, d := range []struct{ dx, dy, ksize int }{{1, 0, 3}, {0, 1, 3}, {1, 0, convolve.FilterScharr}, {0, 1, convolve.FilterScharr}} {
+			calls = append(calls, struct {
+				name string
+				run  func(src, dst *gpuimage.Image, b convolve.BorderType, opts ...gpuimage.Option) error
+			}{fmt.Sprintf("sobel dx %d dy %d ksize %d to %v", d.dx, d.dy, d.ksize, dd), func(src, dst *gpuimage.Image, b convolve.BorderType, opts ...gpuimage.Option) error {
+				return convolve.Sobel(src, dst, dd, d.dx, d.dy, d.ksize, 1, 0, b, opts...)
+			}})
+		}
+	}
 	sizes := append([][2]int{{2, 7}, {9, 481}, {33, 960}, {70, 1000}}, tu.Sizes...)
 	if os.Getenv("GPUIMG_QUICK") != "" { // under compute-sanitizer
 		sizes = [][2]int{{9, 481}, {37, 1}, {300, 451}}
@@ -287,6 +301,9 @@ func TestCUDAPackedExact(t *testing.T) {
 	checked := 0
 	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4} {
 		for _, c := range calls {
+			if strings.HasPrefix(c.name, "sobel") && mt != gpuimage.CV8UC1 {
+				continue
+			}
 			for _, sz := range sizes {
 				for _, roi := range []bool{false, true} {
 					for _, b := range borders {
@@ -346,6 +363,9 @@ func TestCUDAImma(t *testing.T) {
 	checked := 0
 	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4} {
 		for _, c := range calls {
+			if strings.HasPrefix(c.name, "sobel") && mt != gpuimage.CV8UC1 {
+				continue
+			}
 			for _, sz := range sizes {
 				rows, cols := sz[0], sz[1]
 				if len(c.k[0]) > cols && len(c.k) > rows { // refused

@@ -86,8 +86,10 @@ func TestLaunchedKernelsExist(t *testing.T) {
 // Which kernel the CUDA launch code picks for the small filters (on the recorder):
 // the packed-row kernel for centred 3x3 and 5x5 kernels on 8U, 16U and 16S sources
 // whose rows are aligned for its loads (with the zero taps of Laplacian, Sobel and
-// Scharr skipped), the integer one for other small-integer separable kernels to 8U
-// and 16S, and neither for a view whose rows are not aligned.
+// Scharr skipped) but the packed integer one for 3x3 Sobel and Scharr derivatives
+// of one channel with scale 1 and no delta, the integer one for other small-integer
+// separable kernels to 8U and 16S, and none of them for a view whose rows are not
+// aligned.
 func TestFilterKernelChoice(t *testing.T) {
 	rec := tu.NewRecorder()
 	r := rand.New(rand.NewSource(2))
@@ -132,10 +134,22 @@ func TestFilterKernelChoice(t *testing.T) {
 		}, "gi_p2d_k3_c1_u8_f32_m16d"},
 		{"sobel 8U to 8U", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
 			return convolve.Sobel(s, d, gpuimage.Depth8U, 1, 0, 3, 1, 0, b)
-		}, "gi_p2d_k3_c1_u8_u8_m16d"},
+		}, "gi_ipack_sobelx_k3_c1_u8"},
+		{"sobel dy 8U to 16S", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Sobel(s, d, gpuimage.Depth16S, 0, 1, 3, 1, 0, b)
+		}, "gi_ipack_sobely_k3_c1_s16"},
+		{"sobel 8U to 8U scale 2", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Sobel(s, d, gpuimage.Depth8U, 1, 0, 3, 2, 0, b)
+		}, "gi_p2d_k3_c1_u8_u8_m16d"}, // scaled taps: the packed-row kernel
 		{"scharr dy 8U to 16S", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
 			return convolve.Scharr(s, d, gpuimage.Depth16S, 0, 1, 1, 0, b)
-		}, "gi_p2d_k3_c1_u8_s16_m1c7"},
+		}, "gi_ipack_scharry_k3_c1_s16"},
+		{"scharr dx 8U to 16S delta", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
+			return convolve.Scharr(s, d, gpuimage.Depth16S, 1, 0, 1, 3, b)
+		}, "gi_p2d_k3_c1_u8_s16_m16d"}, // a delta: the packed-row kernel
+		{"sobel 8UC3 to 16S", gpuimage.CV8UC3, false, func(s, d *gpuimage.Image) error {
+			return convolve.Sobel(s, d, gpuimage.Depth16S, 1, 0, 3, 1, 0, b)
+		}, "gi_p2d_k3_c3_u8_s16"},
 		{"integer separable 3x3 8U to 8U", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
 			return convolve.SepFilter2D(s, d, gpuimage.Depth8U, []float64{1, 2, 1}, []float64{1, -2, 1}, image.Pt(-1, -1), 0, b)
 		}, "gi_isep3_u8_u8"},
@@ -144,6 +158,9 @@ func TestFilterKernelChoice(t *testing.T) {
 		}, "gi_isep3_u8_s16"},
 		{"filter2D 3x3 8UC1 unaligned view", gpuimage.CV8UC1, true, func(s, d *gpuimage.Image) error {
 			return convolve.Filter2D(s, d, convolve.SameDepth, k(3), image.Pt(-1, -1), 0, b)
+		}, ""},
+		{"sobel 8U to 8U unaligned view", gpuimage.CV8UC1, true, func(s, d *gpuimage.Image) error {
+			return convolve.Sobel(s, d, gpuimage.Depth8U, 1, 0, 3, 1, 0, b)
 		}, ""},
 	} {
 		src := rec.Image(t, 1080, 1921, c.mt)
@@ -165,11 +182,11 @@ func TestFilterKernelChoice(t *testing.T) {
 		}
 		p2dOrISep := 0
 		for n, cnt := range got {
-			if strings.HasPrefix(n, "gi_p2d_") || strings.HasPrefix(n, "gi_isep3_") {
+			if strings.HasPrefix(n, "gi_p2d_") || strings.HasPrefix(n, "gi_isep3_") || strings.HasPrefix(n, "gi_ipack_") {
 				p2dOrISep += cnt
 			}
 		}
-		if c.want == "" && p2dOrISep != 0 || c.want != "" && got[c.want] != 1 {
+		if c.want == "" && p2dOrISep != 0 || c.want != "" && (got[c.want] != 1 || len(got) != 1) {
 			t.Errorf("%s: launched %v, want %q", c.name, got, c.want)
 		}
 	}

@@ -91,9 +91,9 @@ __device__ __forceinline__ void polyGroups(const float (&hr)[P][W], const float*
 
 // polyReg: P (1 or 2) consecutive outputs a thread share a window of W samples;
 // their newest samples are at most D apart (D 0 for P = 1); G groups of them are
-// computed at once. An item's first output
-// is a multiple of up (P * blockDim.x is), so each thread's phases and its
-// window's offset in the stage are the same in every item and group.
+// computed at once. An item's first output is a multiple of up (P * blockDim.x
+// is), so each thread's phases and its window's offset in the stage are the same
+// in every item and group.
 template <int QR, int P, int D, int G>
 __device__ __forceinline__ void polyReg(const ResamplePolyParams& p) {
   extern __shared__ __align__(16) float stage[];
@@ -105,7 +105,7 @@ __device__ __forceinline__ void polyReg(const ResamplePolyParams& p) {
   // (P = 1: sample a - j, a its newest; P = 2: sample a + j, a even). (Staging
   // the polyphase table in shared memory first, for coalesced loads, measured
   // slower on the H200.)
-  const float* h = p.h;
+  const float* h = p.h;  // the polyphase table: branch ph's taps at h + ph * qn
   float hr[P][W];
   int a;
   {
