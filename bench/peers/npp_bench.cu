@@ -208,6 +208,10 @@ int main(int argc, char** argv) {
     all.push_back({"sobel 3x3 dx 8U->16S", "8UC1", 3 * px, [=] { return nppiFilterSobelVertBorder_8u16s_C1R_Ctx(src1, s1b, roi, o0, d16, s16, roi, NPP_MASK_SIZE_3_X_3, rep, ctx); }});
     all.push_back({"scharr dx 8U->16S", "8UC1", 3 * px, [=] { return nppiFilterScharrVertBorder_8u16s_C1R_Ctx(src1, s1b, roi, o0, d16, s16, roi, rep, ctx); }});
     all.push_back({"sobel 3x3 dx 8U->8U", "8UC1", 2 * px, [=] { return nppiFilterSobelVertBorder_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, rep, ctx); }});
+    // NPP's Horiz masks are OpenCV's dy kernels negated: the same work.
+    all.push_back({"sobel 3x3 dy 8U->16S", "8UC1", 3 * px, [=] { return nppiFilterSobelHorizBorder_8u16s_C1R_Ctx(src1, s1b, roi, o0, d16, s16, roi, NPP_MASK_SIZE_3_X_3, rep, ctx); }});
+    all.push_back({"scharr dy 8U->16S", "8UC1", 3 * px, [=] { return nppiFilterScharrHorizBorder_8u16s_C1R_Ctx(src1, s1b, roi, o0, d16, s16, roi, rep, ctx); }});
+    all.push_back({"sobel 3x3 dy 8U->8U", "8UC1", 2 * px, [=] { return nppiFilterSobelHorizBorder_8u_C1R_Ctx(src1, s1b, roi, o0, gray, s1, roi, rep, ctx); }});
     // (NPP has no Scharr to 8U.)
     for (int n : {3, 5, 11}) {
       NppiSize ks = {n, n};
