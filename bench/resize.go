@@ -33,6 +33,7 @@ var resizeCases = []resizeCase{
 	{"resize area 2/3", resample.InterArea, 2.0 / 3, image.Point{}},
 	{"resize lanczos4 x2", resample.InterLanczos4, 2, image.Point{}},
 	{"resize cubic 2/3", resample.InterCubic, 2.0 / 3, image.Point{}},
+	{"resize linear x1.5", resample.InterLinear, 1.5, image.Point{}},
 }
 
 func init() {

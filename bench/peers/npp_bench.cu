@@ -173,6 +173,7 @@ int main(int argc, char** argv) {
       {"resize cubic x2", 2, 0, 0, NPPI_INTER_CUBIC},        {"resize area ->224x224", 0, 224, 224, NPPI_INTER_SUPER},
       {"resize linear 2/3", 2.0 / 3, 0, 0, NPPI_INTER_LINEAR}, {"resize area 2/3", 2.0 / 3, 0, 0, NPPI_INTER_SUPER},
       {"resize lanczos4 x2", 2, 0, 0, NPPI_INTER_LANCZOS},   {"resize cubic 2/3", 2.0 / 3, 0, 0, NPPI_INTER_CUBIC},
+      {"resize linear x1.5", 1.5, 0, 0, NPPI_INTER_LINEAR},
   };
   const char* only = getenv("NPP_ONLY");
   for (auto& r : rcases) all.push_back({r.op, "8UC3", rbytes(r.f, r.tw, r.th), resize(r.f, r.tw, r.th, r.interp)});

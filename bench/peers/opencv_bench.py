@@ -121,6 +121,7 @@ for name, f, size, interp in [
     ("resize cubic x2", 2, None, cv2.INTER_CUBIC), ("resize area ->224x224", 0, (224, 224), cv2.INTER_AREA),
     ("resize linear 2/3", 2 / 3, None, cv2.INTER_LINEAR), ("resize area 2/3", 2 / 3, None, cv2.INTER_AREA),
     ("resize lanczos4 x2", 2, None, cv2.INTER_LANCZOS4), ("resize cubic 2/3", 2 / 3, None, cv2.INTER_CUBIC),
+    ("resize linear x1.5", 1.5, None, cv2.INTER_LINEAR),
 ]:
     nb, fn = rsz(f, size, interp)
     cases.append((name, "8UC3", nb, fn))
