@@ -66,6 +66,10 @@ func init() {
 		add(fmt.Sprintf("scharr dy 8U->%v", d), gpuimage.CV8UC1, 1+d.Size(), func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 			return convolve.Scharr(src, dst, d, 0, 1, 1, 0, b, on)
 		})
+		// Three channels (NPP has no such Sobel: gpuimg's time alone).
+		add(fmt.Sprintf("sobel 3x3 dx 8U->%v", d), gpuimage.CV8UC3, 3*(1+d.Size()), func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return convolve.Sobel(src, dst, d, 1, 0, 3, 1, 0, b, on)
+		})
 	}
 	for _, n := range []int{3, 5, 11} {
 		for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3} {

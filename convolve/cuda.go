@@ -285,16 +285,16 @@ func isepArgs(d, s *core.State, p *plan) (string, *isepTaps) {
 
 // ipackArgs returns the name and extra arguments of the packed integer kernels
 // (kernels/filter_ipack.cu: gi_ipack_box_k<K>_c<C>, gi_ipack_gauss_k<K>_c<C> and
-// gi_ipack_<deriv>_k3_c1_<out>), or "" when the plan needs another kernel. They take
-// the normalized 3x3 and 5x5 box filters and the fixed-point 3x3 and 5x5
-// GaussianBlur with sigma 0 (taps 1 2 1 and 1 4 6 4 1), 8U to 8U with 1, 3 or 4
-// channels, and the 3x3 Sobel and Scharr first derivatives with scale 1 (derivTaps)
-// on one channel, 8U to 8U or 16S; centred, no delta, a constant border value that
-// is a byte, and source and output rows 16-byte aligned (their loads and stores).
+// gi_ipack_<deriv>_k3_c<C>_<out>), or "" when the plan needs another kernel. They
+// take the normalized 3x3 and 5x5 box filters and the fixed-point 3x3 and 5x5
+// GaussianBlur with sigma 0 (taps 1 2 1 and 1 4 6 4 1), 8U to 8U, and the 3x3 Sobel
+// and Scharr first derivatives with scale 1 (derivTaps), 8U to 8U or 16S; 1, 3 or
+// 4 channels, centred, no delta, a constant border value that is a byte, and
+// source and output rows 16-byte aligned (their loads and stores).
 // Their results are exact, as the CPU device's are.
 func ipackArgs(d, s *core.State, p *plan) (string, *ipackTaps) {
 	k := p.kw
-	if !p.sep || (k != 3 && k != 5) || p.kh != k || p.ax != k/2 || p.ay != k/2 || p.delta != 0 ||
+	if ipackOff || !p.sep || (k != 3 && k != 5) || p.kh != k || p.ax != k/2 || p.ay != k/2 || p.delta != 0 ||
 		s.Depth != core.Depth8U || (s.Chans != 1 && s.Chans != 3 && s.Chans != 4) ||
 		s.Ptr()%16 != 0 || s.Pitch%16 != 0 || d.Ptr()%16 != 0 || d.Pitch%16 != 0 {
 		return "", nil
@@ -308,10 +308,10 @@ func ipackArgs(d, s *core.State, p *plan) (string, *ipackTaps) {
 		t.Cval[c] = int32(v)
 	}
 	if deriv := derivName(p); deriv != "" {
-		if k != 3 || s.Chans != 1 || (d.Depth != core.Depth8U && d.Depth != core.Depth16S) {
+		if k != 3 || (d.Depth != core.Depth8U && d.Depth != core.Depth16S) {
 			return "", nil
 		}
-		return fmt.Sprintf("gi_ipack_%s_k3_c1_%s", deriv, typeNames[d.Depth]), t
+		return fmt.Sprintf("gi_ipack_%s_k3_c%d_%s", deriv, s.Chans, typeNames[d.Depth]), t
 	}
 	if d.Depth != core.Depth8U {
 		return "", nil
@@ -473,11 +473,13 @@ func pickISep(d, s *core.State, p *plan) func(core.Stream) error {
 	}
 }
 
-// p2dOff and isepOff, from GPUIMG_P2D=off and GPUIMG_ISEP=off, send the plans
-// gi_p2d_* or gi_isep3_* take to the kernels after them (for comparisons).
+// p2dOff, isepOff and ipackOff, from GPUIMG_P2D=off, GPUIMG_ISEP=off and
+// GPUIMG_IPACK=off, send the plans gi_p2d_*, gi_isep3_* or gi_ipack_* take to the
+// kernels after them (for comparisons).
 var (
-	p2dOff  = os.Getenv("GPUIMG_P2D") == "off"
-	isepOff = os.Getenv("GPUIMG_ISEP") == "off"
+	p2dOff   = os.Getenv("GPUIMG_P2D") == "off"
+	isepOff  = os.Getenv("GPUIMG_ISEP") == "off"
+	ipackOff = os.Getenv("GPUIMG_IPACK") == "off"
 )
 
 // p2dArgs names the packed-row kernel (gi_p2d_k<K>_c<C>_<in>_<out>) for a centred

@@ -87,7 +87,7 @@ func TestLaunchedKernelsExist(t *testing.T) {
 // the packed-row kernel for centred 3x3 and 5x5 kernels on 8U, 16U and 16S sources
 // whose rows are aligned for its loads (with the zero taps of Laplacian, Sobel and
 // Scharr skipped) but the packed integer one for 3x3 Sobel and Scharr derivatives
-// of one channel with scale 1 and no delta, the integer one for other small-integer
+// to 8U and 16S with scale 1 and no delta, the integer one for other small-integer
 // separable kernels to 8U and 16S, and none of them for a view whose rows are not
 // aligned.
 func TestFilterKernelChoice(t *testing.T) {
@@ -149,7 +149,13 @@ func TestFilterKernelChoice(t *testing.T) {
 		}, "gi_p2d_k3_c1_u8_s16_m16d"}, // a delta: the packed-row kernel
 		{"sobel 8UC3 to 16S", gpuimage.CV8UC3, false, func(s, d *gpuimage.Image) error {
 			return convolve.Sobel(s, d, gpuimage.Depth16S, 1, 0, 3, 1, 0, b)
-		}, "gi_p2d_k3_c3_u8_s16"},
+		}, "gi_ipack_sobelx_k3_c3_s16"},
+		{"scharr dy 8UC4 to 8U", gpuimage.CV8UC4, false, func(s, d *gpuimage.Image) error {
+			return convolve.Scharr(s, d, gpuimage.Depth8U, 0, 1, 1, 0, b)
+		}, "gi_ipack_scharry_k3_c4_u8"},
+		{"sobel 8UC3 to 32F", gpuimage.CV8UC3, false, func(s, d *gpuimage.Image) error {
+			return convolve.Sobel(s, d, gpuimage.Depth32F, 1, 0, 3, 1, 0, b)
+		}, "gi_p2d_k3_c3_u8_f32"},
 		{"integer separable 3x3 8U to 8U", gpuimage.CV8UC1, false, func(s, d *gpuimage.Image) error {
 			return convolve.SepFilter2D(s, d, gpuimage.Depth8U, []float64{1, 2, 1}, []float64{1, -2, 1}, image.Pt(-1, -1), 0, b)
 		}, "gi_isep3_u8_u8"},

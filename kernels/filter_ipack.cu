@@ -1,23 +1,24 @@
 // Packed integer box, Gaussian and first-derivative filters
-// (gi_ipack_{box,gauss}_k<K>_c<C>, gi_ipack_{sobel,scharr}{x,y}_k3_c1_<out>). Go
+// (gi_ipack_{box,gauss}_k<K>_c<C>, gi_ipack_{sobel,scharr}{x,y}_k3_c<C>_<out>). Go
 // caller: convolve/cuda.go, ipackArgs.
 #include "filter.cuh"
 
-// ---- Packed integer separable kernels, 8U to 8U (gi_ipack_box_k<K>_c<C> and
-// gi_ipack_gauss_k<K>_c<C>): the normalized KxK box filter (K = 3, 5: taps 1, the
-// sum divided by D = K*K, which is odd, so no ties) and OpenCV's fixed-point
-// GaussianBlur with ksize K and sigma 0 (binomial taps 1 2 1 and 1 4 6 4 1, the sum
-// in 1/256ths rounded half up), on 8U images of C interleaved channels; and the 3x3
-// Sobel and Scharr first derivatives along x or y (scale 1, delta 0) of one-channel
-// 8U images, to 8U (saturated) or 16S. Every sum fits in 16 bits, so each 32-bit
-// register holds two elements: the even bytes of a word (lo plane) and the odd ones
-// (hi plane), and one integer add filters two elements. The taps are compile-time
-// constants (adds and shifts, no multiplies); a derivative's sums carry a bias
-// (ipk_bias) that keeps every 16-bit lane non-negative, so that no lane borrows
-// from the next, and that the result takes off again. The column pass comes first
-// (on the planes of the input rows), then the row pass, whose neighbours C, 2C...
-// bytes away are the next plane word or a funnel shift of two. The results are
-// exact, as OpenCV's fixed-point (and exact integer) sums are.
+// ---- Packed integer separable kernels on 8U images of C interleaved channels:
+// the normalized KxK box filter (gi_ipack_box_k<K>_c<C>; K = 3, 5: taps 1, the sum
+// divided by D = K*K, which is odd, so no ties) and OpenCV's fixed-point
+// GaussianBlur with ksize K and sigma 0 (gi_ipack_gauss_k<K>_c<C>; binomial taps
+// 1 2 1 and 1 4 6 4 1, the sum in 1/256ths rounded half up), to 8U; the 3x3 Sobel
+// and Scharr first derivatives along x or y with scale 1 and delta 0
+// (gi_ipack_<deriv>_k3_c<C>_<out>), to 8U (saturated) or 16S. Every sum fits in 16
+// bits, so each 32-bit register holds two elements: the even bytes of a word (lo
+// plane) and the odd ones (hi plane), and one integer add filters two elements.
+// The taps are compile-time constants (adds and shifts, no multiplies); a
+// derivative's sums carry a bias (ipk_bias) that keeps every 16-bit lane
+// non-negative, so that no lane borrows from the next, and that the result takes
+// off again. The column pass comes first (on the planes of the input rows), then
+// the row pass, whose neighbours C, 2C... bytes away are the next plane word or a
+// funnel shift of two. The results are exact, as OpenCV's fixed-point (and exact
+// integer) sums are.
 //   Each lane takes IPK_B bytes of a row (one 16-byte load) and IPK_R output rows,
 // loading all IPK_R + K - 1 input rows before using any (the Sobel kernel's lesson).
 // Lanes 0 and 31 only supply neighbours (their last or first bytes), so a warp writes
@@ -213,13 +214,14 @@ __device__ __forceinline__ void ipk_kernel(const Geo& g, const IPackTaps& t) {
 #define IPKS(F, f) IPK(F, f, 3, 1) IPK(F, f, 3, 3) IPK(F, f, 3, 4) IPK(F, f, 5, 1) IPK(F, f, 5, 3) IPK(F, f, 5, 4)
 IPKS(IPK_BOX, box)
 IPKS(IPK_GAUSS, gauss)
-// The derivatives: one channel, to 8U or 16S.
-#define IPKD(F, f, TO, to)                                                                                   \
-  extern "C" __global__ void __launch_bounds__(128, GI_IPACK_BLOCKS(1))                                          \
-      gi_ipack_##f##_k3_c1_##to(Geo g, IPackTaps t) {                                                        \
-    ipk_kernel<F, 3, 1, TO>(g, t);                                                                           \
+// The derivatives: 1, 3 or 4 channels, to 8U or 16S.
+#define IPKD(F, f, C, TO, to)                                                                                \
+  extern "C" __global__ void __launch_bounds__(128, GI_IPACK_BLOCKS(C))                                          \
+      gi_ipack_##f##_k3_c##C##_##to(Geo g, IPackTaps t) {                                                    \
+    ipk_kernel<F, 3, C, TO>(g, t);                                                                           \
   }
-#define IPKDS(F, f) IPKD(F, f, u8, u8) IPKD(F, f, short, s16)
+#define IPKDC(F, f, C) IPKD(F, f, C, u8, u8) IPKD(F, f, C, short, s16)
+#define IPKDS(F, f) IPKDC(F, f, 1) IPKDC(F, f, 3) IPKDC(F, f, 4)
 IPKDS(IPK_SOBELX, sobelx)
 IPKDS(IPK_SOBELY, sobely)
 IPKDS(IPK_SCHARRX, scharrx)
