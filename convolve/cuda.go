@@ -473,6 +473,15 @@ func pickISep(d, s *core.State, p *plan) func(core.Stream) error {
 	}
 }
 
+// p2dSpread: where the strips of rows make 1.5 waves of blocks or more, the p2d
+// kernels take a block for each 4 strips rather than one wave of blocks walking
+// down. On the H200 (one run, kernel medians of 30; one wave / spread), filter2D
+// 3x3 8UC3 at 4K 40.4 / 36.1 µs and at 8K 159.8 / 129.3, 8UC1 at 8K 48.3 / 43.4,
+// 16UC1 at 4K 16.6 / 15.7, filter2D 5x5 8UC1 at 4K 22.6 / 21.6, Laplacian 3 at 8K
+// 38.0 / 35.8; under 1.5 waves spreading lost (filter2D 3x3 8UC1 at 4K, 1.18
+// waves: 14.6 / 15.0). The tests turn it off to walk the strips (SetP2DSpread).
+var p2dSpread = true
+
 // p2dOff, isepOff and ipackOff, from GPUIMG_P2D=off, GPUIMG_ISEP=off and
 // GPUIMG_IPACK=off, send the plans gi_p2d_*, gi_isep3_* or gi_ipack_* take to the
 // kernels after them (for comparisons).
@@ -564,7 +573,7 @@ func p2dLaunch(d, s *core.State, p *plan, maskedOnly bool) func(core.Stream) err
 			onLaunch(name)
 		}
 		// Blocks of 4 warps take one span of 30 lanes' elements of a row and 4 strips
-		// of rows; down, as many as fill the GPU once.
+		// of rows; down, as many as fill the GPU once, or a block for each 4 strips.
 		k, size := p.kw, s.Depth.Size()
 		span, strip := 30*p2dElems(k, size, s.Chans), 4*p2dRows(k, size)
 		gx := (s.Cols*s.Chans + span - 1) / span
@@ -572,7 +581,13 @@ func p2dLaunch(d, s *core.State, p *plan, maskedOnly bool) func(core.Stream) err
 		// masked 3x3 kernels on sm_90, not the launch bounds' 6: Sobel and Scharr
 		// 4K 4-8% faster on the H200).
 		blocks := core.BlocksPerSM(s.Dev, name, 128, 0, p2dBlocks(k, s.Chans))
-		gy := min((s.Rows+strip-1)/strip, max(1, core.MultiProcessors(s.Dev)*blocks/gx), 65535)
+		gy, wave := (s.Rows+strip-1)/strip, max(1, core.MultiProcessors(s.Dev)*blocks/gx)
+		if !p2dSpread || 2*gy < 3*wave {
+			// Fewer than 1.5 waves of blocks of one strip each: one wave walking
+			// down (the second wave's tail would cost more).
+			gy = min(gy, wave)
+		}
+		gy = min(gy, 65535)
 		return s.Dev.Launch(str, name, [3]int{gx, gy, 1}, [3]int{128, 1, 1}, 0, append(geoArgs(d, s, p), core.Struct(t))...)
 	}
 }

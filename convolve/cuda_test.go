@@ -176,12 +176,14 @@ func compareAligned(t *testing.T, r *rand.Rand, gpu *gpuimage.Device, name strin
 }
 
 // Images tall enough that the small-filter kernels' blocks walk down more than one
-// strip of rows (their grids fill the GPU once, not the image), narrow enough that
+// strip of rows (their grids fill the GPU once, not the image; the packed-row
+// kernels' grids of a block a strip are turned off here), narrow enough that
 // the CPU reference stays quick: whole and as 16-byte aligned views (which the
 // packed-row and packed integer kernels take), against the CPU device. Under
 // compute-sanitizer's racecheck (GPUIMG_QUICK=1) it checks that a warp's shared
 // rows are not reused before every lane has read them.
 func TestCUDATallImages(t *testing.T) {
+	defer convolve.SetP2DSpread(convolve.SetP2DSpread(false)) // one wave of blocks walking down
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
 	types := []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC3, gpuimage.CV8UC4, gpuimage.CV16UC1, gpuimage.CV16SC3, gpuimage.CV32FC1}

@@ -31,3 +31,12 @@ func SetFFTOff(off bool) bool {
 	fftOff = off
 	return old
 }
+
+// SetP2DSpread sets whether the packed-row kernels' grids take a block for each 4
+// strips of rows where those make 1.5 waves or more (p2dSpread), returning the old
+// setting: off, their blocks walk down the strips.
+func SetP2DSpread(on bool) bool {
+	old := p2dSpread
+	p2dSpread = on
+	return old
+}
