@@ -308,7 +308,7 @@ func ipackArgs(d, s *core.State, p *plan) (string, *ipackTaps) {
 		t.Cval[c] = int32(v)
 	}
 	if deriv := derivName(p); deriv != "" {
-		if k != 3 || (d.Depth != core.Depth8U && d.Depth != core.Depth16S) {
+		if d.Depth != core.Depth8U && d.Depth != core.Depth16S { // 3x3: derivTaps are
 			return "", nil
 		}
 		return fmt.Sprintf("gi_ipack_%s_k3_c%d_%s", deriv, s.Chans, typeNames[d.Depth]), t
@@ -338,9 +338,12 @@ func ipackArgs(d, s *core.State, p *plan) (string, *ipackTaps) {
 	return fmt.Sprintf("gi_ipack_%s_k%d_c%d", kind, k, s.Chans), t
 }
 
-// derivTaps are the separable 3x3 kernels the packed integer kernels take as
-// derivatives, by name: the row taps (kx) and the column taps (ky) of Sobel's and
-// Scharr's first derivatives along x and y with scale 1 (DerivKernels).
+// derivTaps are the separable 3x3 kernels the packed integer kernels compute as
+// derivatives, by name: the row taps (kx) and the column taps (ky) their
+// arithmetic has built in (kernels/filter_ipack.cu's ipk_smooth and ipk_diff),
+// which are DerivKernels' for Sobel's and Scharr's first derivatives along x and y
+// with scale 1. Written out, not taken from DerivKernels: a plan goes to these
+// kernels only if its taps are the ones they compute.
 var derivTaps = []struct {
 	name   string
 	kx, ky []float64

@@ -46,3 +46,33 @@ func TestIntTaps(t *testing.T) {
 		}
 	}
 }
+
+// The derivative taps the packed kernels compute are DerivKernels' for Sobel and
+// Scharr (ksize 3, scale 1), and within their lanes' 16 bits: the smoothing's
+// taps times 255 below the bias (1024 for Sobel, 4096 for Scharr).
+func TestPackedDerivTaps(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		dx, dy, ksz int
+		bias        float64
+	}{{"sobelx", 1, 0, 3, 1024}, {"sobely", 0, 1, 3, 1024}, {"scharrx", 1, 0, FilterScharr, 4096}, {"scharry", 0, 1, FilterScharr, 4096}} {
+		kx, ky, err := DerivKernels(c.dx, c.dy, c.ksz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := derivName(&plan{kx: kx, ky: ky}); got != c.name {
+			t.Errorf("DerivKernels(%d, %d, %d): %q, want %q", c.dx, c.dy, c.ksz, got, c.name)
+		}
+		smooth := ky
+		if c.dy == 1 {
+			smooth = kx
+		}
+		sum := 0.0
+		for _, v := range smooth {
+			sum += v
+		}
+		if 255*sum >= c.bias || 2*c.bias+255*sum > 1<<16 {
+			t.Errorf("%s: smoothing sum %g does not fit the bias %g", c.name, sum, c.bias)
+		}
+	}
+}
