@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -14,26 +15,34 @@ import (
 	"github.com/gpuimg/gpuimg/internal/nvjpeg"
 )
 
-// One nvJPEG handle per CUDA device (and one on the hardware back end where the GPU
-// has JPEG decode engines, made on first use), and pools of decoder and encoder states (a state serves
-// one call at a time; a batch's workers each take one).
+// Each CUDA device's nvJPEG: up to two handles, each made on first use, and pools
+// of decoder and encoder states (a state serves one call at a time; a batch's
+// workers each take one). Making a handle costs ~275 ms of the driver's time on an
+// H200 (bench/results/jpeg-startup-h200.txt), so a device makes only the handles
+// its calls need: a batch on the JPEG decode engines never makes the hybrid one.
 type jpegDevice struct {
 	b        *cuda.Backend
-	h        *nvjpeg.Handle
 	decoders chan *decoder
 	encoders chan *encoder
 	batches  chan *nvjpeg.Decoder // batched states on the engines, for DecodeJPEGs
 
+	// The handle on the default (hybrid) back end, for decoding one file at a time.
+	hybridOnce sync.Once
+	hybrid     *nvjpeg.Handle
+	hybridErr  error
+
 	// The handle on the JPEG decode engines (nvJPEG's hardware back end), made on
 	// first use by DecodeJPEGs, or by DecodeJPEG with GPUIMG_NVJPEG_HW=on; nil and
 	// enginesErr where the GPU has none.
-	enginesOnce sync.Once
-	engines     *nvjpeg.Handle
-	enginesErr  error
+	enginesOnce  sync.Once
+	engines      *nvjpeg.Handle
+	enginesErr   error
+	enginesAsked atomic.Bool // engineHandle has been called: engines is made or being made
 }
 
 // engineHandle returns the handle on the JPEG decode engines, made once.
 func (d *jpegDevice) engineHandle() (*nvjpeg.Handle, error) {
+	d.enginesAsked.Store(true)
 	d.enginesOnce.Do(func() {
 		d.enginesErr = d.b.Do(func() error {
 			var err error
@@ -42,6 +51,29 @@ func (d *jpegDevice) engineHandle() (*nvjpeg.Handle, error) {
 		})
 	})
 	return d.engines, d.enginesErr
+}
+
+// hybridHandle returns the handle on the default back end, made once.
+func (d *jpegDevice) hybridHandle() (*nvjpeg.Handle, error) {
+	d.hybridOnce.Do(func() {
+		d.hybridErr = d.b.Do(func() error {
+			var err error
+			d.hybrid, err = nvjpeg.NewHandle()
+			return err
+		})
+	})
+	return d.hybrid, d.hybridErr
+}
+
+// handle returns a handle for what every back end does (reading a file's headers,
+// encoding): the engines' where they are made or being made, else the hybrid one.
+func (d *jpegDevice) handle() (*nvjpeg.Handle, error) {
+	if d.enginesAsked.Load() {
+		if h, err := d.engineHandle(); err == nil {
+			return h, nil
+		}
+	}
+	return d.hybridHandle()
 }
 
 // encoder is an nvJPEG encoder with the page-locked buffer its files are copied
@@ -172,17 +204,11 @@ func newJPEGDevice(dev *gpuimage.Device) (*jpegDevice, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s is not a CUDA device", dev.Name())
 	}
-	d := &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *encoder, statesPerDevice),
-		batches: make(chan *nvjpeg.Decoder, batchStates)}
-	err := b.Do(func() error {
-		var err error
-		d.h, err = nvjpeg.NewHandle()
-		return err
-	})
-	if err != nil {
+	if _, _, err := nvjpeg.Load(); err != nil {
 		return nil, err
 	}
-	return d, nil
+	return &jpegDevice{b: b, decoders: make(chan *decoder, statesPerDevice), encoders: make(chan *encoder, statesPerDevice),
+		batches: make(chan *nvjpeg.Decoder, batchStates)}, nil
 }
 
 // backendOf finds the CUDA backend behind a device through a scratch image.
@@ -202,10 +228,14 @@ func (d *jpegDevice) decoder() (*decoder, error) {
 		return dec, dec.wait()
 	default:
 	}
+	h, err := d.hybridHandle()
+	if err != nil {
+		return nil, err
+	}
 	dec := &decoder{}
-	err := d.b.Do(func() error {
+	err = d.b.Do(func() error {
 		var err error
-		dec.st, err = d.h.NewDecoder()
+		dec.st, err = h.NewDecoder()
 		return err
 	})
 	return dec, err
@@ -218,10 +248,14 @@ func (d *jpegDevice) encoder(stream uintptr) (*encoder, error) {
 		return enc, nil
 	default:
 	}
+	h, err := d.handle()
+	if err != nil {
+		return nil, err
+	}
 	enc := &encoder{}
-	err := d.b.Do(func() error {
+	err = d.b.Do(func() error {
 		var err error
-		enc.enc, err = d.h.NewEncoder(stream)
+		enc.enc, err = h.NewEncoder(stream)
 		return err
 	})
 	return enc, err
@@ -261,9 +295,13 @@ func cudaDecodeJPEG(dev *gpuimage.Device, data []byte, info JPEGInfo, dst *gpuim
 	if err != nil {
 		return false, nil
 	}
+	nh, err := d.handle()
+	if err != nil {
+		return false, nil
+	}
 	var hv [2]int
 	if info.Components == 3 {
-		ni, err := d.h.Info(data)
+		ni, err := nh.Info(data)
 		if err != nil {
 			return true, err
 		}
@@ -370,11 +408,15 @@ func cudaWarmJPEG(dev *gpuimage.Device, n int, sample []byte, info JPEGInfo) err
 	if err != nil {
 		return nil // nothing to warm: files are decoded in Go
 	}
+	nh, err := d.handle()
+	if err != nil {
+		return nil
+	}
 	var hv [2]int
 	switch info.Components {
 	case 1:
 	case 3:
-		ni, err := d.h.Info(sample)
+		ni, err := nh.Info(sample)
 		if err != nil {
 			return err
 		}
@@ -459,6 +501,9 @@ func cudaEncodeJPEG(src *gpuimage.Image, quality int, opts []gpuimage.Option) ([
 	if err != nil {
 		return nil, false, nil
 	}
+	if _, err := d.handle(); err != nil {
+		return nil, false, nil // nvJPEG cannot start: Go encodes
+	}
 	s := core.StateOf(src)
 	var out []byte
 	err = core.Run(s.Dev, opts, []*core.State{s}, func(cs core.Stream) error {
@@ -502,6 +547,9 @@ func JPEGBackend(dev *gpuimage.Device) string {
 		batches = "DecodeJPEGs hands batches' colour baseline files to the JPEG decode engines"
 	} else if !enginesInBatches {
 		batches = "DecodeJPEGs decodes batches with the CPUs (GPUIMG_NVJPEG_BATCH=off)"
+	}
+	if _, err := d.handle(); err != nil {
+		return fmt.Sprintf("Go (image/jpeg) with uploads: nvJPEG %s (%s) cannot start (%v)", ver, name, err)
 	}
 	return fmt.Sprintf("nvJPEG %s (%s); %s; %s; CMYK and other kinds nvJPEG declines are decoded in Go", ver, name, engines, batches)
 }

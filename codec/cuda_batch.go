@@ -78,9 +78,10 @@ func cudaDecodeJPEGs(dev *gpuimage.Device, datas [][]byte, infos []JPEGInfo, dst
 	if enginesInBatches {
 		if st, err = d.batchState(); err == nil {
 			defer d.putBatchState(st)
+			eh, _ := d.engineHandle() // made by batchState
 			forEach(n, func(i int) {
 				if in := infos[i]; in.Components == 3 && !in.Progressive {
-					if ni, err := d.h.Info(datas[i]); err == nil {
+					if ni, err := eh.Info(datas[i]); err == nil {
 						hvs[i] = subsampling[ni.Subsampling]
 					}
 				}
