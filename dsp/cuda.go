@@ -83,8 +83,9 @@ func iirCUDA(str core.Stream, dev core.Backend, st *iirStep) error {
 	}
 	defer mats.Release()
 	p.Mats = mats.Ptr
-	// Dynamic shared memory: the powers the scans stage, and gi_iir_carry's states.
-	tsh, bsh := iirTLevels*s*s*8, iirBLevels*s*s*8+iirCarry*(s+1)*8
+	// gi_iir_carry's dynamic shared memory: the powers its scan stages, and states
+	// (gi_iir_local and gi_iir_final take theirs from the parameters: none).
+	bsh := iirBLevels*s*s*8 + iirCarry*(s+1)*8
 	if nb > 1 {
 		agg, err := dev.Alloc(rows * (nb - 1) * s * 8)
 		if err != nil {
@@ -93,14 +94,14 @@ func iirCUDA(str core.Stream, dev core.Backend, st *iirStep) error {
 		defer agg.Release()
 		agg.Touch(str)
 		p.Agg, p.AggRow = agg.Ptr, int32((nb-1)*s)
-		if err := dev.Launch(str, "gi_iir_local_"+kind, [3]int{nb - 1, ry, 1}, [3]int{iirThreads, 1, 1}, tsh, core.Struct(&p)); err != nil {
+		if err := dev.Launch(str, "gi_iir_local_"+kind, [3]int{nb - 1, ry, 1}, [3]int{iirThreads, 1, 1}, 0, core.Struct(&p)); err != nil {
 			return err
 		}
 		if err := dev.Launch(str, "gi_iir_carry_"+kind, [3]int{ry, 1, 1}, [3]int{iirCarry, 1, 1}, bsh, core.Struct(&p)); err != nil {
 			return err
 		}
 	}
-	return dev.Launch(str, "gi_iir_final_"+kind, [3]int{nb, ry, 1}, [3]int{iirThreads, 1, 1}, tsh, core.Struct(&p))
+	return dev.Launch(str, "gi_iir_final_"+kind, [3]int{nb, ry, 1}, [3]int{iirThreads, 1, 1}, 0, core.Struct(&p))
 }
 
 // f64Bytes is v's bytes, a cache key.

@@ -197,6 +197,10 @@ if [ "$part" = jpeg ]; then
   grep -E "^Benchmark" "$out/codec-bench.log"
   tmp=/tmp; [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 8000000 ] 2>/dev/null && tmp=/dev/shm
   step jpeg-gen python3 bench/peers/batch_bench.py gen $tmp/gi-jpg 100 3840 2160 jpg
+  # What CUDA and nvJPEG cost to start in a fresh process, call by call (no Go).
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  step jpeg-startup bash -c "'$nvcc' -O2 -o /tmp/jpeg_startup bench/peers/jpeg_startup.cu -lnvjpeg -lcuda && /tmp/jpeg_startup $tmp/gi-jpg/img0000.jpg 16"
+  cat "$out/jpeg-startup.log"
   # torchvision's batched nvJPEG decode and encode of the same files.
   step jpeg-torchvision bash -c "python3 bench/peers/torchvision_jpeg.py $tmp/gi-jpg 5 | tee '$out/jpeg-torchvision.json'"
   step jpeg-gpuimg bash -c "$cli run $tmp/gi-jpg -o $tmp/gi-jpg-out/ -timing=json cvtcolor:BGR2Lab gaussian:ksize=5 cvtcolor:Lab2BGR >'$out/batch-jpeg-gpuimg.json' && cat '$out/batch-jpeg-gpuimg.json'"

@@ -7,7 +7,8 @@ timed run queued behind a 2 ms busy kernel.
   python3 dsp_bench.py 1x1000000,64x1000000 [REPS]
 
 With RESAMPLE_ONLY=1 in the environment, only the resampling cases (CuPy's
-resample_poly, torchaudio's resample); with SPEC_ONLY=1, only the spectrogram."""
+resample_poly, torchaudio's resample); with SPEC_ONLY=1, only the spectrogram; with
+IIR_ONLY=1, only sosfilt, lfilter and sosfiltfilt."""
 import datetime
 import os
 import statistics
@@ -82,7 +83,8 @@ except Exception as e:  # noqa: BLE001
     taf = None
 for rows, n in shapes:
     x = cp.random.default_rng(1).random((rows, n), dtype=cp.float32)
-    for up, down in (() if os.environ.get("SPEC_ONLY") else ((160, 147), (147, 160), (2, 1), (1, 2))):
+    iir_only = bool(os.environ.get("IIR_ONLY"))
+    for up, down in (() if os.environ.get("SPEC_ONLY") or iir_only else ((160, 147), (147, 160), (2, 1), (1, 2))):
         op, ratio = f"resample poly {up}/{down}", up / down
         row(op, n, rows, "cupy-cuda", cupy_us(lambda: cps.resample_poly(x, up, down, axis=-1)), outputs=ratio)
         if taf is not None and torch is not None:
@@ -90,7 +92,7 @@ for rows, n in shapes:
             row(op, n, rows, "torchaudio-cuda", torch_us(lambda: taf.resample(tx, down, up)), outputs=ratio)
     if os.environ.get("RESAMPLE_ONLY"):
         continue
-    if os.environ.get("SPEC_ONLY"):
+    if os.environ.get("SPEC_ONLY") or iir_only:
         taps, bands = {}, []
     for m, h in taps.items():
         op = f"dsp convolve {m} taps"
@@ -116,7 +118,7 @@ for rows, n in shapes:
     # Spectrogram, 1024-sample Hann segments, hop 256 (SciPy's defaults otherwise:
     # constant detrend, density, one-sided PSD): CuPy's spectrogram, torch's stft
     # and |X|^2 (no detrend or scaling: less work than the case asks).
-    if n >= 1024 and not os.environ.get("SPEC_SKIP"):
+    if n >= 1024 and not os.environ.get("SPEC_SKIP") and not iir_only:
         op = "dsp spectrogram 1024/256 hann"
         nseg = (n - 1024) // 256 + 1
         outs = 513 * nseg / n
