@@ -308,7 +308,8 @@ func ipackArgs(d, s *core.State, p *plan) (string, *ipackTaps) {
 		t.Cval[c] = int32(v)
 	}
 	if deriv := derivName(p); deriv != "" {
-		if d.Depth != core.Depth8U && d.Depth != core.Depth16S { // 3x3: derivTaps are
+		// derivTaps are all 3x3, so k is 3 here.
+		if d.Depth != core.Depth8U && d.Depth != core.Depth16S {
 			return "", nil
 		}
 		return fmt.Sprintf("gi_ipack_%s_k3_c%d_%s", deriv, s.Chans, typeNames[d.Depth]), t

@@ -204,41 +204,37 @@ int main(int argc, char** argv) {
     RT(cudaStreamSynchronize(s));
     mark(k == 0 ? "encode, first" : "encode, again");
   }
-  // threads more encoder states, each encoding once, at once (what a batch's workers do).
-  std::vector<std::thread> ts;
-  for (int t = 0; t < threads; t++) {
-    ts.emplace_back([&] {
-      CU(cuCtxSetCurrent(ctx));
-      cudaStream_t ts;
-      RT(cudaStreamCreateWithFlags(&ts, cudaStreamNonBlocking));
-      nvjpegEncoderState_t e;
-      NJ(nvjpegEncoderStateCreate(hyb, &e, ts));
-      NJ(nvjpegEncodeImage(hyb, e, ep, &out, NVJPEG_INPUT_BGR, w[0], h[0], ts));
-      size_t len = 0;
-      NJ(nvjpegEncodeRetrieveBitstream(hyb, e, nullptr, &len, ts));
-      std::vector<unsigned char> b(len);
-      NJ(nvjpegEncodeRetrieveBitstream(hyb, e, b.data(), &len, ts));
-      RT(cudaStreamSynchronize(ts));
-    });
-  }
-  for (auto& t : ts) t.join();
-  char what[96];
-  snprintf(what, sizeof what, "%d new encoder states, one encode each, at once", threads);
-  mark(what);
-  ts.clear();
-  for (int t = 0; t < threads; t++) {
-    ts.emplace_back([&] {
-      CU(cuCtxSetCurrent(ctx));
-      cudaStream_t ts;
-      RT(cudaStreamCreateWithFlags(&ts, cudaStreamNonBlocking));
-      nvjpegJpegState_t d;
-      NJ(nvjpegJpegStateCreate(hyb, &d));
-      NJ(nvjpegDecode(hyb, d, data.data(), data.size(), NVJPEG_OUTPUT_BGR, &out, ts));
-      RT(cudaStreamSynchronize(ts));
-    });
-  }
-  for (auto& t : ts) t.join();
-  snprintf(what, sizeof what, "%d new hybrid decoder states, one decode each, at once", threads);
-  mark(what);
+  // atOnce runs fn on threads threads at once, each with the context current and a
+  // stream of its own (what a batch's workers do), and marks the time they took.
+  auto atOnce = [&](const char* what, auto fn) {
+    std::vector<std::thread> ts;
+    for (int t = 0; t < threads; t++) {
+      ts.emplace_back([&] {
+        CU(cuCtxSetCurrent(ctx));
+        cudaStream_t st;
+        RT(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+        fn(st);
+        RT(cudaStreamSynchronize(st));
+      });
+    }
+    for (auto& t : ts) t.join();
+    char line[96];
+    snprintf(line, sizeof line, "%d %s, at once", threads, what);
+    mark(line);
+  };
+  atOnce("new encoder states, one encode each", [&](cudaStream_t st) {
+    nvjpegEncoderState_t e;
+    NJ(nvjpegEncoderStateCreate(hyb, &e, st));
+    NJ(nvjpegEncodeImage(hyb, e, ep, &out, NVJPEG_INPUT_BGR, w[0], h[0], st));
+    size_t len = 0;
+    NJ(nvjpegEncodeRetrieveBitstream(hyb, e, nullptr, &len, st));
+    std::vector<unsigned char> b(len);
+    NJ(nvjpegEncodeRetrieveBitstream(hyb, e, b.data(), &len, st));
+  });
+  atOnce("new hybrid decoder states, one decode each", [&](cudaStream_t st) {
+    nvjpegJpegState_t d;
+    NJ(nvjpegJpegStateCreate(hyb, &d));
+    NJ(nvjpegDecode(hyb, d, data.data(), data.size(), NVJPEG_OUTPUT_BGR, &out, st));
+  });
   return 0;
 }

@@ -774,10 +774,10 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 }
 
 // startJPEG starts nvJPEG on the CUDA devices of a batch that has JPEG files (its
-// handle on the JPEG decode engines and a first state: ~0.4 s on an H200, where the
-// batch's work is ~1.5 ms an image) while the batch makes its workers and reads its
+// handle on the JPEG decode engines and a first state: ~0.4 s alone on an H200,
+// where the batch's work is ~1.5 ms an image) while the batch makes its workers and reads its
 // first files, instead of on the first decode. The function it returns waits for
-// that and says how long it took; false when nothing was started.
+// that and says how long it took; false when no GPU has engines to start.
 func startJPEG(devs []*gpuimage.Device, files []string) func() (time.Duration, bool) {
 	if nvjpegOff || !anyJPEG(files) {
 		return func() (time.Duration, bool) { return 0, false }
@@ -795,7 +795,9 @@ func startJPEG(devs []*gpuimage.Device, files []string) func() (time.Duration, b
 		go func() {
 			defer wg.Done()
 			t0 := time.Now()
-			codec.JPEGEngines(dev) // makes the handle and a state, kept for the batch
+			if !codec.JPEGEngines(dev) { // makes the handle and a state, kept for the batch
+				return // no engines: nvJPEG starts on the first decode, as before
+			}
 			mu.Lock()
 			took = max(took, time.Since(t0))
 			mu.Unlock()
@@ -902,8 +904,8 @@ type summary struct {
 	// and opening the devices): not in WallS.
 	BeforeS *float64 `json:"before_s,omitempty"`
 	// JPEGStartS is how long nvJPEG took to start (its handle and first state on
-	// the JPEG decode engines, ~0.4 s on an H200), in WallS, overlapping the
-	// batch's first reads.
+	// the JPEG decode engines: ~0.4 s alone on an H200, 0.6-1.0 s beside the
+	// batch's set-up), in WallS, overlapping the batch's first reads.
 	JPEGStartS *float64 `json:"jpeg_start_s,omitempty"`
 	// PerDevice is each device group's share of a batch spread over several
 	// (-device cuda:0,1, all).
