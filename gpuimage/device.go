@@ -106,6 +106,19 @@ func (d *Device) MemoryStats() MemoryStats {
 	return MemoryStats{InUse: m.InUse, Cached: m.Cached, Peak: m.Peak, CacheLimit: m.CacheLimit}
 }
 
+// Prepare loads the device's kernels now rather than on its first operation,
+// which would wait for them: on CUDA one module holds every kernel for every
+// supported GPU and takes a large part of a second to load. A program that knows
+// it will use the device can run Prepare beside its other start-up work (reading
+// its first inputs, allocating its buffers). It is safe to call from several
+// goroutines and more than once; the CPU device has nothing to prepare.
+func (d *Device) Prepare() error {
+	if p, ok := d.b.(core.Preparer); ok {
+		return p.Prepare()
+	}
+	return nil
+}
+
 // ReleaseCache gives the memory kept for reuse back to the driver (after waiting
 // for the device's queued work). The CPU device keeps none.
 func (d *Device) ReleaseCache() error { return d.b.ReleaseCache() }

@@ -241,6 +241,12 @@ func MultiProcessors(dev Backend) int {
 	return 132
 }
 
+// Preparer is a Backend whose first operation waits for a start-up (CUDA: loading
+// the kernel module) that Prepare does ahead of time.
+type Preparer interface {
+	Prepare() error
+}
+
 // Occupier is a Backend that can say how many blocks of one of its kernels fit on a
 // multiprocessor at once (CUDA: cuOccupancyMaxActiveBlocksPerMultiprocessor).
 type Occupier interface {

@@ -373,7 +373,9 @@ func (b *Backend) NewStream() (core.Stream, error) {
 // DefaultStream implements core.Backend.
 func (b *Backend) DefaultStream() core.Stream { return b.sync }
 
-func (b *Backend) function(name string) (cu.Function, error) {
+// Prepare implements core.Preparer: it loads the kernel module now (once; every
+// later call returns its result at once).
+func (b *Backend) Prepare() error {
 	b.modOnce.Do(func() {
 		if kernels.FatbinErr != nil {
 			b.modErr = fmt.Errorf("%s: %w", b.name, kernels.FatbinErr)
@@ -388,8 +390,12 @@ func (b *Backend) function(name string) (cu.Function, error) {
 			b.modErr = fmt.Errorf("%s: loading the kernel module: %w", b.name, b.modErr)
 		}
 	})
-	if b.modErr != nil {
-		return cu.Function{}, b.modErr
+	return b.modErr
+}
+
+func (b *Backend) function(name string) (cu.Function, error) {
+	if err := b.Prepare(); err != nil {
+		return cu.Function{}, err
 	}
 	b.fnMu.Lock()
 	defer b.fnMu.Unlock()
