@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
@@ -14,11 +14,20 @@ import (
 // layout, so the pure-Go build reads and writes them with row copies instead of
 // going through image.Image (a 4K image in about a tenth of the time).
 
-// readBMP decodes an uncompressed 24- or 32-bit BMP; ok is false for any other kind
-// of file (left to the general decoders).
-func readBMP(file []byte) (p pixels, ok bool, err error) {
+// bmpRows is where an uncompressed 24- or 32-bit BMP file holds its pixel rows.
+type bmpRows struct {
+	file        []byte
+	off, stride int64
+	rows, cols  int
+	cn          int // 3 or 4 bytes a pixel in the file
+	bottomUp    bool
+}
+
+// parseBMP finds the rows of an uncompressed 24- or 32-bit BMP; ok is false for any
+// other kind of file (left to the general decoders).
+func parseBMP(file []byte) (b bmpRows, ok bool, err error) {
 	if len(file) < 54 || file[0] != 'B' || file[1] != 'M' {
-		return pixels{}, false, nil
+		return b, false, nil
 	}
 	h := file[:54]
 	le := binary.LittleEndian
@@ -26,56 +35,71 @@ func readBMP(file []byte) (p pixels, ok bool, err error) {
 	w, hgt := int32(le.Uint32(h[18:])), int32(le.Uint32(h[22:]))
 	planes, bpp, comp := le.Uint16(h[26:]), le.Uint16(h[28:]), le.Uint32(h[30:])
 	if hdr < 40 || planes != 1 || (bpp != 24 && bpp != 32) || (comp != 0 && !(comp == 3 && bpp == 32)) || w <= 0 || hgt == 0 {
-		return pixels{}, false, nil
+		return b, false, nil
 	}
 	if comp == 3 { // bit fields: only the usual BGRA order is the image's layout
 		if len(file) < 14+40+16 {
-			return pixels{}, false, nil
+			return b, false, nil
 		}
 		m := file[14+40:]
 		if le.Uint32(m[0:]) != 0xff0000 || le.Uint32(m[4:]) != 0xff00 || le.Uint32(m[8:]) != 0xff {
-			return pixels{}, false, nil
+			return b, false, nil
 		}
 	}
-	rows, cols, cn := int(hgt), int(w), int(bpp/8)
-	bottomUp := rows > 0
-	if !bottomUp {
-		rows = -rows
+	b = bmpRows{file: file, off: int64(off), rows: int(hgt), cols: int(w), cn: int(bpp / 8), bottomUp: hgt > 0}
+	if !b.bottomUp {
+		b.rows = -b.rows
 	}
-	stride := int64(cols*cn+3) &^ 3
-	if int64(off)+stride*int64(rows-1)+int64(cols*cn) > int64(len(file)) {
-		return pixels{}, true, fmt.Errorf("truncated BMP file: %dx%d pixels need %d bytes after the header, the file has %d",
-			cols, rows, stride*int64(rows), int64(len(file))-int64(off))
+	b.stride = int64(b.cols*b.cn+3) &^ 3
+	if b.off+b.stride*int64(b.rows-1)+int64(b.cols*b.cn) > int64(len(file)) {
+		return b, true, fmt.Errorf("truncated BMP file: %dx%d pixels need %d bytes after the header, the file has %d",
+			b.cols, b.rows, b.stride*int64(b.rows), int64(len(file))-b.off)
 	}
-	// OpenCV reads 32-bit BMPs as BGR, without their fourth byte; so does this.
-	data := make([]byte, rows*cols*3)
-	for i := 0; i < rows; i++ {
-		y := i
-		if bottomUp {
-			y = rows - 1 - i
-		}
-		o := int64(off) + int64(i)*stride
-		dst := data[y*cols*3 : (y+1)*cols*3]
-		if cn == 3 {
-			copy(dst, file[o:])
-			continue
-		}
-		src := file[o : o+int64(4*cols)]
-		for x := 0; x < cols; x++ {
-			dst[3*x], dst[3*x+1], dst[3*x+2] = src[4*x], src[4*x+1], src[4*x+2]
-		}
-	}
-	return pixels{rows: rows, cols: cols, typ: gpuimage.CV8UC3, data: data}, true, nil
+	return b, true, nil
 }
 
-// writeBMP encodes an 8-bit 3- or 4-channel image as an uncompressed BMP.
+// copyTo writes the image's BGR rows, top row first, to dst (rows x cols x 3
+// bytes). OpenCV reads 32-bit BMPs as BGR, without their fourth byte; so does this.
+func (b bmpRows) copyTo(dst []byte) {
+	for i := 0; i < b.rows; i++ {
+		y := i
+		if b.bottomUp {
+			y = b.rows - 1 - i
+		}
+		o := b.off + int64(i)*b.stride
+		row := dst[y*b.cols*3 : (y+1)*b.cols*3]
+		if b.cn == 3 {
+			copy(row, b.file[o:])
+			continue
+		}
+		src := b.file[o : o+int64(4*b.cols)]
+		for x := 0; x < b.cols; x++ {
+			row[3*x], row[3*x+1], row[3*x+2] = src[4*x], src[4*x+1], src[4*x+2]
+		}
+	}
+}
+
+// readBMP decodes an uncompressed 24- or 32-bit BMP into a buffer from get; ok is
+// false for any other kind of file (left to the general decoders).
+func readBMP(file []byte, get alloc) (p pixels, ok bool, err error) {
+	b, ok, err := parseBMP(file)
+	if !ok || err != nil {
+		return pixels{}, ok, err
+	}
+	data := get.get(b.rows * b.cols * 3)
+	b.copyTo(data)
+	return pixels{rows: b.rows, cols: b.cols, typ: gpuimage.CV8UC3, data: data}, true, nil
+}
+
+// writeBMP encodes an 8-bit 3- or 4-channel image as an uncompressed BMP. Its
+// rows are written from where they are, bottom row first, without a copy.
 func writeBMP(w io.Writer, p pixels) error {
 	cn := p.typ.Channels()
 	if p.typ.Depth() != gpuimage.Depth8U || (cn != 3 && cn != 4) {
 		return errors.New("not an 8-bit BGR or BGRA image")
 	}
 	stride := (p.cols*cn + 3) &^ 3
-	var h [54]byte
+	h := make([]byte, 54)
 	le := binary.LittleEndian
 	h[0], h[1] = 'B', 'M'
 	le.PutUint32(h[2:], uint32(54+stride*p.rows))
@@ -85,13 +109,24 @@ func writeBMP(w io.Writer, p pixels) error {
 	le.PutUint32(h[22:], uint32(p.rows))
 	le.PutUint16(h[26:], 1)
 	le.PutUint16(h[28:], uint16(8*cn))
-	le.PutUint32(h[34:], uint32(stride*p.rows))
-	bw := bufio.NewWriterSize(w, 1<<20)
-	bw.Write(h[:])
+	// The image size field (h[34:38]) stays 0, as OpenCV writes it: a file is
+	// the same from both builds.
 	pad := make([]byte, stride-p.cols*cn)
+	bufs := make([][]byte, 0, 1+2*p.rows)
+	bufs = append(bufs, h)
 	for y := p.rows - 1; y >= 0; y-- {
-		bw.Write(p.data[y*p.cols*cn : (y+1)*p.cols*cn])
-		bw.Write(pad)
+		bufs = append(bufs, p.data[y*p.cols*cn:(y+1)*p.cols*cn])
+		if len(pad) > 0 {
+			bufs = append(bufs, pad)
+		}
 	}
-	return bw.Flush()
+	if f, ok := w.(*os.File); ok {
+		return writeBuffers(f, bufs)
+	}
+	for _, b := range bufs {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -42,7 +42,7 @@ func TestBMP(t *testing.T) {
 					}
 				}
 			}
-			back, ok, err := readBMP(buf.Bytes())
+			back, ok, err := readBMP(buf.Bytes(), nil)
 			want := p.data
 			if cn == 4 { // read as OpenCV reads 32-bit BMPs: BGR
 				want = toColor(p).data
@@ -50,7 +50,7 @@ func TestBMP(t *testing.T) {
 			if !ok || err != nil || back.rows != 3 || back.cols != w || back.typ != gpuimage.CV8UC3 || !bytes.Equal(back.data, want) {
 				t.Fatalf("C%d width %d: read back %v %v %+v", cn, w, ok, err, back.typ)
 			}
-			if _, ok, err := readBMP(buf.Bytes()[:len(buf.Bytes())-5]); !ok || err == nil {
+			if _, ok, err := readBMP(buf.Bytes()[:len(buf.Bytes())-5], nil); !ok || err == nil {
 				t.Errorf("truncated BMP: ok %v, err %v", ok, err)
 			}
 		}
@@ -58,7 +58,7 @@ func TestBMP(t *testing.T) {
 	// Another kind of BMP (x/image/bmp's 8-bit paletted) is left to the general decoders.
 	var buf bytes.Buffer
 	bmp.Encode(&buf, image.NewGray(image.Rect(0, 0, 4, 2)))
-	if _, ok, err := readBMP(buf.Bytes()); ok || err != nil {
+	if _, ok, err := readBMP(buf.Bytes(), nil); ok || err != nil {
 		t.Errorf("8-bit BMP: ok %v, err %v; want it passed on", ok, err)
 	}
 }

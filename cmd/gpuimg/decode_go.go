@@ -42,6 +42,12 @@ var decoders = map[string]func([]byte) (image.Image, error){
 
 // decodeGo decodes a file's bytes whose header h was read by sniff.
 func decodeGo(data []byte, h header, mode readMode) (pixels, error) {
+	return decodeGoInto(data, h, mode, nil)
+}
+
+// decodeGoInto is decodeGo with the pixels of the BMP files it reads itself in a
+// buffer from get.
+func decodeGoInto(data []byte, h header, mode readMode, get alloc) (pixels, error) {
 	if mode == readGray && h.format == "jpeg" && h.components == 3 {
 		// libjpeg outputs the luma plane itself for a grayscale read.
 		img, err := jpeg.Decode(bytes.NewReader(data))
@@ -54,7 +60,7 @@ func decodeGo(data []byte, h header, mode readMode) (pixels, error) {
 			return orient(p, h.orientation), nil
 		}
 	}
-	p, err := decodeGoUnchanged(data, h)
+	p, err := decodeGoUnchanged(data, h, get)
 	if err != nil {
 		return pixels{}, err
 	}
@@ -142,14 +148,14 @@ func upper(s string) string {
 }
 
 // decodeGoUnchanged decodes as IMREAD_UNCHANGED.
-func decodeGoUnchanged(data []byte, h header) (pixels, error) {
+func decodeGoUnchanged(data []byte, h header, get alloc) (pixels, error) {
 	switch h.format {
 	case "tiff":
 		if t, err := parseTIFF(data, false); err == nil && t.supported() == nil {
 			return readTIFF(data)
 		}
 	case "bmp":
-		if p, ok, err := readBMP(data); ok || err != nil {
+		if p, ok, err := readBMP(data, get); ok || err != nil {
 			return p, err
 		}
 	case "png":

@@ -262,7 +262,12 @@ func sniffJPEG(data []byte) (header, error) {
 // readChecked reads path and checks its header: the format, the claimed size
 // against the limits, and (JPEG) that the file is complete.
 func readChecked(path string, ro readOpts) ([]byte, header, error) {
-	data, err := os.ReadFile(path)
+	return readCheckedInto(path, ro, nil)
+}
+
+// readCheckedInto is readChecked reading the file into a buffer from get.
+func readCheckedInto(path string, ro readOpts, get alloc) ([]byte, header, error) {
+	data, err := readFile(path, get)
 	if err != nil {
 		return nil, header{}, err
 	}

@@ -37,13 +37,14 @@ func decode(path string, ro readOpts) (pixels, error) {
 	if err != nil {
 		return pixels{}, err
 	}
-	return decodeBytes(data, h, ro)
+	return decodeBytes(data, h, ro, nil)
 }
 
-// decodeBytes decodes a file's bytes whose header readChecked checked.
-func decodeBytes(data []byte, h header, ro readOpts) (pixels, error) {
+// decodeBytes decodes a file's bytes whose header readChecked checked, into a
+// buffer from get.
+func decodeBytes(data []byte, h header, ro readOpts, get alloc) (pixels, error) {
 	if h.format == "gif" {
-		return decodeGo(data, h, ro.mode)
+		return decodeGoInto(data, h, ro.mode, get)
 	}
 	if h.format == "png" {
 		data = dropPNGChunks(data, "iCCP") // libpng warns on stderr about common bad profiles; colour is not managed
@@ -56,7 +57,13 @@ func decodeBytes(data []byte, h header, ro readOpts) (pixels, error) {
 		return pixels{}, fmt.Errorf("cannot read the image (corrupt, truncated or not an image OpenCV reads)")
 	}
 	defer m.Close()
-	b, err := gocvmat.Bytes(m)
+	var b []byte
+	if v, verr := m.DataPtrUint8(); get != nil && verr == nil && m.IsContinuous() {
+		b = get.get(len(v))
+		copy(b, v)
+	} else {
+		b, err = gocvmat.Bytes(m)
+	}
 	return pixels{rows: m.Rows(), cols: m.Cols(), typ: gpuimage.MatType(m.Type()), data: b}, err
 }
 

@@ -14,12 +14,13 @@ func decode(path string, ro readOpts) (pixels, error) {
 	if err != nil {
 		return pixels{}, err
 	}
-	return decodeBytes(data, h, ro)
+	return decodeBytes(data, h, ro, nil)
 }
 
-// decodeBytes decodes a file's bytes whose header readChecked checked.
-func decodeBytes(data []byte, h header, ro readOpts) (pixels, error) {
-	return decodeGo(data, h, ro.mode)
+// decodeBytes decodes a file's bytes whose header readChecked checked, into a
+// buffer from get where it can.
+func decodeBytes(data []byte, h header, ro readOpts, get alloc) (pixels, error) {
+	return decodeGoInto(data, h, ro.mode, get)
 }
 
 // encode writes p by the write rule, through a temporary folder, its file renamed into place.

@@ -91,7 +91,10 @@ func cudaNote() string {
 
 func main() {
 	removeTempsOnSignal()
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := startProfiles(os.Stderr)
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 func run(args []string, stdout, stderr io.Writer) (code int) {

@@ -225,11 +225,22 @@ type job struct {
 	h     header
 	gpuIn bool            // nvJPEG decodes it on the device
 	px    pixels          // else: its pixels, decoded on the host
+	bmp   *bmpRows        // or, for an uncompressed BMP, px's size and where its rows are in data
 	pre   *gpuimage.Image // decoded on the JPEG decode engines before the device stage
 	file  []byte          // the output file, when nvJPEG encodes it
 	res   pixels          // else: the downloaded result, in dl
 	dl    *gpuimage.HostBuffer
 	back  chan *gpuimage.HostBuffer // where dl goes once written
+	pool  *bufPool                  // the batch's buffers (nil: none)
+	lent  [][]byte                  // what the job has from pool
+}
+
+// borrow lends the job a buffer of n bytes from its batch's pool; release gives
+// it back.
+func (j *job) borrow(n int) []byte {
+	b := j.pool.get(n)
+	j.lent = append(j.lent, b)
+	return b
 }
 
 // fail records the job's error, naming the input and the stage.
@@ -245,7 +256,11 @@ func (j *job) release() {
 		j.pre.Close()
 		j.pre = nil
 	}
-	j.data, j.px.data, j.file = nil, nil, nil
+	j.data, j.px.data, j.file, j.bmp = nil, nil, nil, nil
+	for _, b := range j.lent {
+		j.pool.put(b)
+	}
+	j.lent = nil
 }
 
 // returnBuffer gives the job's download buffer back to its worker.
@@ -259,13 +274,33 @@ func (j *job) returnBuffer() {
 // read reads the job's input and decodes it on the host unless w's device decodes it.
 func (w *worker) read(j *job) error {
 	t0 := time.Now()
-	data, h, err := readChecked(j.r.in, w.ro)
+	var get alloc
+	if j.pool != nil {
+		get = j.borrow
+	}
+	data, h, err := readCheckedInto(j.r.in, w.ro, get)
 	if err != nil {
 		return j.fail("read", err)
 	}
 	j.data, j.h, j.gpuIn = data, h, w.gpuDecodes(h)
-	if !j.gpuIn {
-		if j.px, err = decodeBytes(data, h, w.ro); err != nil {
+	switch {
+	case j.gpuIn:
+	case h.format == "bmp" && w.ro.mode != readGray:
+		// An uncompressed BMP's rows go from the file to the page-locked upload
+		// buffer in one copy, when the device stage uploads it (as decodeBytes
+		// would read it: the same pixels).
+		b, ok, err := parseBMP(data)
+		if err != nil {
+			return j.fail("read", err)
+		}
+		if ok {
+			j.bmp = &b
+			j.px = pixels{rows: b.rows, cols: b.cols, typ: gpuimage.CV8UC3}
+			break
+		}
+		fallthrough
+	default:
+		if j.px, err = decodeBytes(data, h, w.ro, get); err != nil {
 			return j.fail("read", err)
 		}
 		j.data = nil
@@ -320,11 +355,15 @@ func (w *worker) device(j *job, steps []step) error {
 			}
 			src = w.imgs[0]
 		}
-		host, err := w.hostBuffer(&w.host, len(px.data))
+		host, err := w.hostBuffer(&w.host, px.rows*px.cols*src.ElemSize())
 		if err != nil {
 			return j.fail("upload", err)
 		}
-		copy(host, px.data)
+		if j.bmp != nil {
+			j.bmp.copyTo(host)
+		} else {
+			copy(host, px.data)
+		}
 		if err := mark(); err != nil {
 			return j.fail("upload", err)
 		}
@@ -439,6 +478,7 @@ type batchRun struct {
 	results     []result
 	next        atomic.Int64
 	done        *atomic.Int64 // images finished, for the progress bar
+	bufs        bufPool       // the files and pixels being read, lent to jobs
 }
 
 // runBatch runs inputs of b through one device group (group, whose workers share
@@ -485,7 +525,7 @@ func runBatch(group int, workers []*worker, jobs int, b *batchRun, steps []step)
 					<-slots
 					return
 				}
-				j := &job{i: i, r: result{in: files[i], out: outs[i], group: group}}
+				j := &job{i: i, r: result{in: files[i], out: outs[i], group: group}, pool: &b.bufs}
 				if safely(j, func() error { return w.read(j) }) != nil {
 					finish(j)
 					continue
@@ -709,6 +749,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 	devs = devs[:min(len(devs), len(files))] // no group without an input
 	start := time.Now()
 	before, knowBefore := processAge()
+	kernels := prepareKernels(devs)
 	jpegStart := startJPEG(devs, files)
 	groups, groupJobs, closeGroups, err := newGroups(devs, jobs, len(steps), o)
 	if err != nil {
@@ -717,6 +758,7 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 	defer closeGroups()
 	var done atomic.Int64
 	b := &batchRun{files: files, outs: outs, results: make([]result, len(files)), done: &done}
+	b.bufs.keep = 4 * groupJobs * len(groups) // in flight at most: 2 x jobs images, a file and its pixels each
 	stop := progress(stderr, batch && !o.quiet, len(files), &done, start)
 	runGroups(groups, groupJobs, b, steps)
 	stop()
@@ -742,6 +784,10 @@ func execute(cmd string, words []string, steps []step, o runOpts, stdout, stderr
 	if d, ok := jpegStart(); ok {
 		j := d.Seconds()
 		s.JPEGStartS = &j
+	}
+	if d, ok := kernels(); ok {
+		k := d.Seconds()
+		s.KernelsS = &k
 	}
 	if o.timing == "json" {
 		enc := json.NewEncoder(stdout)
@@ -782,6 +828,23 @@ func startJPEG(devs []*gpuimage.Device, files []string) func() (time.Duration, b
 	if nvjpegOff || !anyJPEG(files) {
 		return func() (time.Duration, bool) { return 0, false }
 	}
+	// JPEGEngines makes the handle and a state, kept for the batch; without engines
+	// nvJPEG starts on the first decode, as before.
+	return inBackground(devs, codec.JPEGEngines)
+}
+
+// prepareKernels loads each CUDA device's kernels while the batch makes its
+// workers and reads its first files, instead of on the first step, which every
+// worker of the device would wait for.
+func prepareKernels(devs []*gpuimage.Device) func() (time.Duration, bool) {
+	return inBackground(devs, func(dev *gpuimage.Device) bool { return dev.Prepare() == nil })
+}
+
+// inBackground runs start on each CUDA device of devs at once. The function it
+// returns waits for them and gives the longest time one took; false where start
+// returned false on every device (its error, if any, shows again where the batch
+// meets it).
+func inBackground(devs []*gpuimage.Device, start func(*gpuimage.Device) bool) func() (time.Duration, bool) {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -795,8 +858,8 @@ func startJPEG(devs []*gpuimage.Device, files []string) func() (time.Duration, b
 		go func() {
 			defer wg.Done()
 			t0 := time.Now()
-			if !codec.JPEGEngines(dev) { // makes the handle and a state, kept for the batch
-				return // no engines: nvJPEG starts on the first decode, as before
+			if !start(dev) {
+				return
 			}
 			mu.Lock()
 			took = max(took, time.Since(t0))
@@ -810,14 +873,21 @@ func startJPEG(devs []*gpuimage.Device, files []string) func() (time.Duration, b
 }
 
 // startup is the summary's start-up line: what the process spent before the batch,
-// and nvJPEG's start within it.
+// and what started within it.
 func (s summary) startup() string {
 	var parts []string
 	if s.BeforeS != nil {
 		parts = append(parts, fmt.Sprintf("%.2f s before the batch (CUDA and the devices)", *s.BeforeS))
 	}
+	var within []string // started with the batch, beside its first reads
+	if s.KernelsS != nil {
+		within = append(within, fmt.Sprintf("loading the kernels %.2f s", *s.KernelsS))
+	}
 	if s.JPEGStartS != nil {
-		parts = append(parts, fmt.Sprintf("nvJPEG's start %.2f s of it", *s.JPEGStartS))
+		within = append(within, fmt.Sprintf("nvJPEG's start %.2f s", *s.JPEGStartS))
+	}
+	if len(within) > 0 {
+		parts = append(parts, strings.Join(within, " and ")+" within it")
 	}
 	if len(parts) == 0 {
 		return ""
@@ -907,6 +977,9 @@ type summary struct {
 	// the JPEG decode engines: ~0.4 s alone on an H200, 0.6-1.0 s beside the
 	// batch's set-up), in WallS, overlapping the batch's first reads.
 	JPEGStartS *float64 `json:"jpeg_start_s,omitempty"`
+	// KernelsS is how long the slowest device took to load its kernels, in WallS
+	// beside the batch's set-up and first reads.
+	KernelsS *float64 `json:"kernels_s,omitempty"`
 	// PerDevice is each device group's share of a batch spread over several
 	// (-device cuda:0,1, all).
 	PerDevice []deviceSummary `json:"per_device,omitempty"`

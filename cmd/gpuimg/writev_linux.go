@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// maxIovecs is how many buffers one writev takes (Linux's UIO_MAXIOV).
+const maxIovecs = 1024
+
+// writeBuffers writes bufs to f in order with writev, up to 1024 buffers a call,
+// instead of copying them into one buffer first: an image's rows go from where
+// they are (its page-locked download buffer) straight to the file.
+func writeBuffers(f *os.File, bufs [][]byte) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	iov := make([]syscall.Iovec, 0, maxIovecs)
+	for len(bufs) > 0 {
+		iov = iov[:0]
+		for _, b := range bufs {
+			if len(iov) == maxIovecs {
+				break
+			}
+			if len(b) > 0 {
+				v := syscall.Iovec{Base: &b[0]}
+				v.SetLen(len(b))
+				iov = append(iov, v)
+			}
+		}
+		if len(iov) == 0 {
+			return nil
+		}
+		var n int
+		var errno syscall.Errno
+		if err := rc.Write(func(fd uintptr) bool {
+			r, _, e := syscall.Syscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)))
+			n, errno = int(r), e
+			return e != syscall.EAGAIN
+		}); err != nil {
+			return err
+		}
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno != 0:
+			return &os.PathError{Op: "write", Path: f.Name(), Err: errno}
+		case n == 0:
+			return &os.PathError{Op: "write", Path: f.Name(), Err: syscall.EIO}
+		}
+		for n > 0 { // past what was written, also part of a buffer
+			if len(bufs[0]) <= n {
+				n -= len(bufs[0])
+				bufs = bufs[1:]
+				continue
+			}
+			bufs[0] = bufs[0][n:]
+			n = 0
+		}
+		for len(bufs) > 0 && len(bufs[0]) == 0 {
+			bufs = bufs[1:]
+		}
+	}
+	return nil
+}
