@@ -130,49 +130,57 @@ type result struct {
 }
 
 // worker runs the device part of a batch, one image at a time on its own stream,
-// reusing its device images and page-locked buffers between images: its upload
-// buffer, and two download buffers that alternate, one being written out by the
-// write stage while the next image downloads into the other.
+// reusing its device images between images. Each image takes one page-locked
+// buffer from its group's spare ones: uploaded from, downloaded into, then
+// written out by the write stage while the worker goes on with the next image.
 type worker struct {
 	ro     readOpts
 	wo     writeOpts
 	dev    *gpuimage.Device
 	stream *gpuimage.Stream
 	ref    *gpuimage.Event
-	imgs   []*gpuimage.Image // the source, then each step's output
-	host   *gpuimage.HostBuffer
-	spare  chan *gpuimage.HostBuffer // download buffers not in use (nil: not yet allocated)
+	imgs   []*gpuimage.Image         // the source, then each step's output
+	spare  chan *gpuimage.HostBuffer // the group's page-locked buffers not in use (nil: not yet allocated)
 }
 
-// downloadBuffers is how many download buffers a worker alternates between.
-const downloadBuffers = 2
+// pinnedSlots is how many page-locked buffers a device group of workers shares:
+// one an image in its device and write stages. Page-locking is slow and does not
+// run in parallel (25 MB in ~10 ms on an H200's host, one buffer at a time however
+// many threads ask, bench/peers/batch_startup.cu), so a batch's first images wait
+// for every buffer made; half as many again as workers keeps the GPU fed while
+// the writers write (a 4K BMP holds one ~30 ms).
+func pinnedSlots(workers int) int { return workers + max(1, workers/2) }
 
-func newWorker(dev *gpuimage.Device, nsteps int, ref *gpuimage.Event, s *gpuimage.Stream) *worker {
-	w := &worker{dev: dev, stream: s, ref: ref, imgs: make([]*gpuimage.Image, nsteps+1),
-		spare: make(chan *gpuimage.HostBuffer, downloadBuffers)}
+func newWorker(dev *gpuimage.Device, nsteps int, ref *gpuimage.Event, s *gpuimage.Stream, spare chan *gpuimage.HostBuffer) *worker {
+	w := &worker{dev: dev, stream: s, ref: ref, imgs: make([]*gpuimage.Image, nsteps+1), spare: spare}
 	for i := range w.imgs {
 		w.imgs[i] = &gpuimage.Image{}
-	}
-	for i := 0; i < downloadBuffers; i++ {
-		w.spare <- nil
 	}
 	return w
 }
 
-// close frees the worker's memory; every download buffer must be back in spare.
+// close frees the worker's device images and stream.
 func (w *worker) close() {
 	for _, im := range w.imgs {
 		im.Close()
 	}
-	if w.host != nil {
-		w.host.Close()
+	w.stream.Close()
+}
+
+// newSpare makes a group's n page-locked buffer slots, none allocated yet, and
+// the function that frees them once every one is back.
+func newSpare(n int) (chan *gpuimage.HostBuffer, func()) {
+	spare := make(chan *gpuimage.HostBuffer, n)
+	for i := 0; i < n; i++ {
+		spare <- nil
 	}
-	for i := 0; i < downloadBuffers; i++ {
-		if h := <-w.spare; h != nil {
-			h.Close()
+	return spare, func() {
+		for i := 0; i < n; i++ {
+			if h := <-spare; h != nil {
+				h.Close()
+			}
 		}
 	}
-	w.stream.Close()
 }
 
 // hostBuffer returns a page-locked buffer of n bytes, reusing *h when it is large enough.
@@ -229,7 +237,7 @@ type job struct {
 	pre   *gpuimage.Image // decoded on the JPEG decode engines before the device stage
 	file  []byte          // the output file, when nvJPEG encodes it
 	res   pixels          // else: the downloaded result, in dl
-	dl    *gpuimage.HostBuffer
+	dl    *gpuimage.HostBuffer      // its page-locked buffer: uploaded from, downloaded into
 	back  chan *gpuimage.HostBuffer // where dl goes once written
 	pool  *bufPool                  // the batch's buffers (nil: none)
 	lent  [][]byte                  // what the job has from pool
@@ -263,7 +271,7 @@ func (j *job) release() {
 	j.lent = nil
 }
 
-// returnBuffer gives the job's download buffer back to its worker.
+// returnBuffer gives the job's page-locked buffer back to its group.
 func (j *job) returnBuffer() {
 	if j.back != nil {
 		j.back <- j.dl
@@ -312,9 +320,17 @@ func (w *worker) read(j *job) error {
 // device uploads the job's pixels (or decodes its JPEG with nvJPEG), runs the
 // steps and downloads the result (or encodes it with nvJPEG), on the worker's
 // stream; each part is timed with events.
-func (w *worker) device(j *job, steps []step) error {
-	// A download buffer first: waiting for the writers to free one is not device time.
+func (w *worker) device(j *job, steps []step) (err error) {
+	// The kernels first, then the page-locked buffer: the device's module loads
+	// before this worker's first buffer, not behind every worker's (one at a time).
+	w.dev.Prepare() // an error shows again at the first step
+	// Waiting for the writers to free a buffer is not device time.
 	j.dl, j.back = <-w.spare, w.spare
+	defer func() {
+		if err != nil { // nothing queued may still use the buffer when it goes back
+			w.stream.Synchronize()
+		}
+	}()
 	on := gpuimage.OnStream(w.stream)
 	var evs []*gpuimage.Event
 	defer func() {
@@ -355,7 +371,7 @@ func (w *worker) device(j *job, steps []step) error {
 			}
 			src = w.imgs[0]
 		}
-		host, err := w.hostBuffer(&w.host, px.rows*px.cols*src.ElemSize())
+		host, err := w.hostBuffer(&j.dl, px.rows*px.cols*src.ElemSize())
 		if err != nil {
 			return j.fail("upload", err)
 		}
@@ -389,14 +405,20 @@ func (w *worker) device(j *job, steps []step) error {
 	j.res = pixels{rows: cur.Rows(), cols: cur.Cols(), typ: cur.Type()}
 	if w.gpuEncodes(j.r.out, cur) {
 		names = append(names, "encode (nvJPEG)")
-		j.returnBuffer()
 		var err error
 		if j.file, err = codec.EncodeJPEG(cur, w.wo.quality, on); err != nil {
 			return j.fail("encode", err)
 		}
 	} else {
 		names = append(names, "download")
-		dl, err := w.hostBuffer(&j.dl, j.res.rows*j.res.cols*cur.ElemSize())
+		n := j.res.rows * j.res.cols * cur.ElemSize()
+		if j.dl != nil && j.dl.Len() < n {
+			// A larger result than its source: the buffer is replaced, once its upload is done.
+			if err := w.stream.Synchronize(); err != nil {
+				return j.fail("download", err)
+			}
+		}
+		dl, err := w.hostBuffer(&j.dl, n)
 		if err != nil {
 			return j.fail("download", err)
 		}
@@ -410,6 +432,9 @@ func (w *worker) device(j *job, steps []step) error {
 	}
 	if err := w.stream.Synchronize(); err != nil {
 		return j.fail(names[len(names)-1], err)
+	}
+	if j.file != nil {
+		j.returnBuffer() // nvJPEG wrote the file: the buffer is free once the upload is done
 	}
 	for i, n := range names {
 		d, err := evs[i+1].Since(evs[i])
@@ -911,6 +936,8 @@ func newGroups(devs []*gpuimage.Device, jobs, nsteps int, o runOpts) (groups [][
 	for g, dev := range devs {
 		var ref *gpuimage.Event
 		groups[g] = make([]*worker, min(groupJobs, maxDeviceWorkers))
+		spare, closeSpare := newSpare(pinnedSlots(len(groups[g])))
+		closers = append(closers, closeSpare)
 		for i := range groups[g] {
 			s, err := dev.NewStream()
 			if err != nil {
@@ -928,7 +955,7 @@ func newGroups(devs []*gpuimage.Device, jobs, nsteps int, o runOpts) (groups [][
 				}
 				closers = append(closers, func() { ref.Close() })
 			}
-			w := newWorker(dev, nsteps, ref, s)
+			w := newWorker(dev, nsteps, ref, s, spare)
 			w.ro, w.wo = o.read, o.write
 			groups[g][i] = w
 			closers = append(closers, w.close)

@@ -25,7 +25,9 @@ func TestPanicIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newWorker(gpuimage.CPU(), 1, nil, s)
+	spare, closeSpare := newSpare(pinnedSlots(1))
+	defer closeSpare()
+	w := newWorker(gpuimage.CPU(), 1, nil, s, spare)
 	defer w.close()
 	w.ro = readOpts{maxPixels: defaultMaxPixels}
 	r := w.process(filepath.Join(images, "camera.png"), filepath.Join(t.TempDir(), "x.png"), []step{bad})
