@@ -26,6 +26,14 @@ type bmpRows struct {
 // parseBMP finds the rows of an uncompressed 24- or 32-bit BMP; ok is false for any
 // other kind of file (left to the general decoders).
 func parseBMP(file []byte) (b bmpRows, ok bool, err error) {
+	b, ok, err = parseBMPHeader(file, int64(len(file)))
+	b.file = file
+	return b, ok, err
+}
+
+// parseBMPHeader is parseBMP from the file's first bytes (at least the header and
+// its colour masks, bmpHead) and its size; b.file is left nil.
+func parseBMPHeader(file []byte, size int64) (b bmpRows, ok bool, err error) {
 	if len(file) < 54 || file[0] != 'B' || file[1] != 'M' {
 		return b, false, nil
 	}
@@ -46,16 +54,45 @@ func parseBMP(file []byte) (b bmpRows, ok bool, err error) {
 			return b, false, nil
 		}
 	}
-	b = bmpRows{file: file, off: int64(off), rows: int(hgt), cols: int(w), cn: int(bpp / 8), bottomUp: hgt > 0}
+	b = bmpRows{off: int64(off), rows: int(hgt), cols: int(w), cn: int(bpp / 8), bottomUp: hgt > 0}
 	if !b.bottomUp {
 		b.rows = -b.rows
 	}
 	b.stride = int64(b.cols*b.cn+3) &^ 3
-	if b.off+b.stride*int64(b.rows-1)+int64(b.cols*b.cn) > int64(len(file)) {
+	if b.off+b.stride*int64(b.rows-1)+int64(b.cols*b.cn) > size {
 		return b, true, fmt.Errorf("truncated BMP file: %dx%d pixels need %d bytes after the header, the file has %d",
-			b.cols, b.rows, b.stride*int64(b.rows), int64(len(file))-b.off)
+			b.cols, b.rows, b.stride*int64(b.rows), size-b.off)
 	}
 	return b, true, nil
+}
+
+// bmpHead is how many of a BMP file's first bytes parseBMPHeader reads.
+const bmpHead = 14 + 40 + 16
+
+// readRowsAt reads a 24-bit BMP's rows from its file f straight into dst, top row
+// first, without the file passing through another buffer: the system's preadv
+// puts each row where it goes (and the padding aside) as it reads.
+func (b bmpRows) readRowsAt(f *os.File, dst []byte) error {
+	if b.cn != 3 {
+		return errors.New("readRowsAt: not a 24-bit BMP")
+	}
+	pad := make([]byte, b.stride-int64(b.cols*3))
+	bufs := make([][]byte, 0, 2*b.rows)
+	for i := 0; i < b.rows; i++ {
+		y := i
+		if b.bottomUp {
+			y = b.rows - 1 - i
+		}
+		bufs = append(bufs, dst[y*b.cols*3:(y+1)*b.cols*3])
+		if len(pad) > 0 && i < b.rows-1 { // the last row's padding may be missing
+			bufs = append(bufs, pad)
+		}
+	}
+	n, err := readBuffersAt(f, bufs, b.off)
+	if err == nil && n < int64(b.rows-1)*b.stride+int64(b.cols*3) {
+		err = fmt.Errorf("the file ended after %d bytes of pixels (it changed while being read?)", n)
+	}
+	return err
 }
 
 // copyTo writes the image's BGR rows, top row first, to dst (rows x cols x 3

@@ -231,12 +231,13 @@ type job struct {
 	r     result
 	data  []byte // the file
 	h     header
-	gpuIn bool            // nvJPEG decodes it on the device
-	px    pixels          // else: its pixels, decoded on the host
-	bmp   *bmpRows        // or, for an uncompressed BMP, px's size and where its rows are in data
-	pre   *gpuimage.Image // decoded on the JPEG decode engines before the device stage
-	file  []byte          // the output file, when nvJPEG encodes it
-	res   pixels          // else: the downloaded result, in dl
+	gpuIn bool                      // nvJPEG decodes it on the device
+	px    pixels                    // else: its pixels, decoded on the host
+	bmp   *bmpRows                  // or, for an uncompressed BMP, px's size and where its rows are in data (or src)
+	src   *os.File                  // a 24-bit BMP's file, its rows read at upload straight into dl
+	pre   *gpuimage.Image           // decoded on the JPEG decode engines before the device stage
+	file  []byte                    // the output file, when nvJPEG encodes it
+	res   pixels                    // else: the downloaded result, in dl
 	dl    *gpuimage.HostBuffer      // its page-locked buffer: uploaded from, downloaded into
 	back  chan *gpuimage.HostBuffer // where dl goes once written
 	pool  *bufPool                  // the batch's buffers (nil: none)
@@ -265,6 +266,10 @@ func (j *job) release() {
 		j.pre = nil
 	}
 	j.data, j.px.data, j.file, j.bmp = nil, nil, nil, nil
+	if j.src != nil {
+		j.src.Close()
+		j.src = nil
+	}
 	for _, b := range j.lent {
 		j.pool.put(b)
 	}
@@ -282,6 +287,15 @@ func (j *job) returnBuffer() {
 // read reads the job's input and decodes it on the host unless w's device decodes it.
 func (w *worker) read(j *job) error {
 	t0 := time.Now()
+	if w.ro.mode != readGray && extOf(j.r.in) == ".bmp" {
+		if ok, err := w.openBMP(j); ok || err != nil {
+			if err != nil {
+				return j.fail("read", err)
+			}
+			j.r.stages = append(j.r.stages, stage{Name: "read", Time: time.Since(t0)})
+			return nil
+		}
+	}
 	var get alloc
 	if j.pool != nil {
 		get = j.borrow
@@ -315,6 +329,45 @@ func (w *worker) read(j *job) error {
 	}
 	j.r.stages = append(j.r.stages, stage{Name: "read", Time: time.Since(t0)})
 	return nil
+}
+
+// openBMP reads a 24-bit BMP's header and keeps its file open: the device stage
+// reads its rows straight into the page-locked upload buffer (one copy, where the
+// file read into memory, then copied there, took two and a buffer). ok is false,
+// with nothing kept, for any other file, which read then reads whole.
+func (w *worker) openBMP(j *job) (ok bool, err error) {
+	f, err := os.Open(j.r.in)
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		if !ok {
+			f.Close()
+		}
+	}()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return false, nil
+	}
+	head := make([]byte, bmpHead)
+	n, _ := io.ReadFull(f, head)
+	h, err := sniff(head[:n])
+	if err != nil || h.format != "bmp" {
+		return false, nil
+	}
+	if err := checkSize("BMP", h.w, h.h, w.ro.maxPixels); err != nil {
+		return false, err
+	}
+	b, isBMP, err := parseBMPHeader(head[:n], st.Size())
+	if !isBMP || b.cn != 3 {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	j.h, j.src, j.bmp = h, f, &b
+	j.px = pixels{rows: b.rows, cols: b.cols, typ: gpuimage.CV8UC3}
+	return true, nil
 }
 
 // device uploads the job's pixels (or decodes its JPEG with nvJPEG), runs the
@@ -375,9 +428,23 @@ func (w *worker) device(j *job, steps []step) (err error) {
 		if err != nil {
 			return j.fail("upload", err)
 		}
-		if j.bmp != nil {
+		switch {
+		case j.src != nil:
+			t0 := time.Now()
+			err = j.bmp.readRowsAt(j.src, host)
+			j.src.Close()
+			j.src = nil
+			if err != nil {
+				return j.fail("read", err)
+			}
+			for i := range j.r.stages { // the read stage's time includes its rows'
+				if j.r.stages[i].Name == "read" {
+					j.r.stages[i].Time += time.Since(t0)
+				}
+			}
+		case j.bmp != nil:
 			j.bmp.copyTo(host)
-		} else {
+		default:
 			copy(host, px.data)
 		}
 		if err := mark(); err != nil {

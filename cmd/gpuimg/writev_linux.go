@@ -6,7 +6,7 @@ import (
 	"unsafe"
 )
 
-// maxIovecs is how many buffers one writev takes (Linux's UIO_MAXIOV).
+// maxIovecs is how many buffers one writev or preadv takes (Linux's UIO_MAXIOV).
 const maxIovecs = 1024
 
 // writeBuffers writes bufs to f in order with writev, up to 1024 buffers a call,
@@ -64,4 +64,64 @@ func writeBuffers(f *os.File, bufs [][]byte) error {
 		}
 	}
 	return nil
+}
+
+// readBuffersAt fills bufs in order from f's bytes at off with preadv, up to 1024
+// buffers a call, and says how many bytes it read: fewer than the buffers hold
+// where the file ends first.
+func readBuffersAt(f *os.File, bufs [][]byte, off int64) (int64, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	iov := make([]syscall.Iovec, 0, maxIovecs)
+	for len(bufs) > 0 {
+		iov = iov[:0]
+		for _, b := range bufs {
+			if len(iov) == maxIovecs {
+				break
+			}
+			if len(b) > 0 {
+				v := syscall.Iovec{Base: &b[0]}
+				v.SetLen(len(b))
+				iov = append(iov, v)
+			}
+		}
+		if len(iov) == 0 {
+			return total, nil
+		}
+		var n int
+		var errno syscall.Errno
+		if err := rc.Read(func(fd uintptr) bool {
+			r, _, e := syscall.Syscall6(syscall.SYS_PREADV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)), uintptr(off), uintptr(off>>32), 0)
+			n, errno = int(r), e
+			return e != syscall.EAGAIN
+		}); err != nil {
+			return total, err
+		}
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno != 0:
+			return total, &os.PathError{Op: "read", Path: f.Name(), Err: errno}
+		case n == 0:
+			return total, nil // the end of the file
+		}
+		total += int64(n)
+		off += int64(n)
+		for n > 0 {
+			if len(bufs[0]) <= n {
+				n -= len(bufs[0])
+				bufs = bufs[1:]
+				continue
+			}
+			bufs[0] = bufs[0][n:]
+			n = 0
+		}
+		for len(bufs) > 0 && len(bufs[0]) == 0 {
+			bufs = bufs[1:]
+		}
+	}
+	return total, nil
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -65,6 +67,71 @@ func TestWriteBMPFile(t *testing.T) {
 		back, ok, err := readBMP(got, nil)
 		if !ok || err != nil || !bytes.Equal(back.data, p.data) {
 			t.Fatalf("width %d: read back %v %v", w, ok, err)
+		}
+	}
+}
+
+// A batch reads BMP inputs as the one-file decoder does, whichever way it takes
+// them: 24-bit rows straight from the file (padded widths, bottom-up and top-down),
+// 32-bit ones through memory, a PNG under a .bmp name; a truncated file fails
+// alone, naming the problem.
+func TestBatchReadsBMP(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	write := func(name string, b []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bmpOf := func(w, h, cn int, topDown bool) []byte {
+		p := pixels{rows: h, cols: w, typ: gpuimage.MakeType(gpuimage.Depth8U, cn), data: make([]byte, w*h*cn)}
+		for i := range p.data {
+			p.data[i] = byte(i*7 + w + cn)
+		}
+		var buf bytes.Buffer
+		if err := writeBMP(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		b := buf.Bytes()
+		if topDown { // the same pixels, rows stored top first (a negative height)
+			stride := (w*cn + 3) &^ 3
+			rows := make([]byte, 0, stride*h)
+			for y := h - 1; y >= 0; y-- {
+				rows = append(rows, b[54+y*stride:54+(y+1)*stride]...)
+			}
+			copy(b[54:], rows)
+			hh := int32(-h)
+			b[22], b[23], b[24], b[25] = byte(hh), byte(hh>>8), byte(hh>>16), byte(hh>>24)
+		}
+		return b
+	}
+	for _, w := range []int{1, 5, 7, 640} {
+		write(fmt.Sprintf("up%d.bmp", w), bmpOf(w, 3, 3, false))
+		write(fmt.Sprintf("down%d.bmp", w), bmpOf(w, 4, 3, true))
+	}
+	write("bgra.bmp", bmpOf(6, 5, 4, false))
+	png, err := os.ReadFile(filepath.Join(images, "camera.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("png.bmp", png)
+	write("short.bmp", bmpOf(9, 6, 3, false)[:54+27*3])
+	code, _, errs := runCLI("run", dir, "-o", out+"/", "-ext", "png", "-device", "cpu", "-q", "convert")
+	if code != exitFail || !strings.Contains(errs, "short.bmp") || !strings.Contains(errs, "truncated") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("exit %d, want %d with short.bmp alone failing as truncated: %s", code, exitFail, errs)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() == "short.bmp" {
+			continue
+		}
+		ro := readOpts{maxPixels: defaultMaxPixels}
+		want, err := decode(filepath.Join(dir, e.Name()), ro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decode(filepath.Join(out, strings.TrimSuffix(e.Name(), ".bmp")+".png"), ro)
+		if err != nil || got.rows != want.rows || got.cols != want.cols || got.typ != want.typ || !bytes.Equal(got.data, want.data) {
+			t.Errorf("%s: the batch's pixels differ from the decoder's (%v)", e.Name(), err)
 		}
 	}
 }
