@@ -7,6 +7,7 @@
 // then threads x buffers page-locked buffers are allocated (one context), first on
 // one thread, then on `threads` threads at once. Prints milliseconds per step.
 #include <cuda.h>
+#include <sys/mman.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -76,5 +77,24 @@ int main(int argc, char** argv) {
   void* big;
   CU(cuMemHostAlloc(&big, size * nbuf, 0));
   printf("one %zu MB page-locked buffer: %.1f ms\n", mb * nbuf, ms(a, clk::now()));
+  // mmap'd memory, touched, then registered: 4 KB pages, and 2 MB pages (THP).
+  for (int huge = 0; huge < 2; huge++) {
+    double tmap = 0, treg = 0;
+    for (int i = 0; i < nbuf; i++) {
+      auto a = clk::now();
+      size_t n = size + (2 << 20);
+      char* m = (char*)mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED) { perror("mmap"); return 1; }
+      char* p = (char*)(((uintptr_t)m + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
+      if (huge) madvise(p, size, MADV_HUGEPAGE);
+      for (size_t k = 0; k < size; k += 4096) p[k] = 1;
+      auto b = clk::now();
+      CU(cuMemHostRegister(p, size, CU_MEMHOSTREGISTER_PORTABLE));
+      auto c = clk::now();
+      tmap += ms(a, b); treg += ms(b, c);
+    }
+    printf("%d x %zu MB mmap'd%s: touching %.1f ms, cuMemHostRegister %.1f ms (%.2f ms a buffer)\n", nbuf, mb,
+           huge ? " with MADV_HUGEPAGE" : "", tmap, treg, treg / nbuf);
+  }
   return 0;
 }

@@ -144,11 +144,12 @@ type worker struct {
 }
 
 // pinnedSlots is how many page-locked buffers a device group of workers shares:
-// one an image in its device and write stages. Page-locking is slow and does not
-// run in parallel (25 MB in ~10 ms on an H200's host, one buffer at a time however
-// many threads ask, bench/peers/batch_startup.cu), so a batch's first images wait
-// for every buffer made; half as many again as workers keeps the GPU fed while
-// the writers write (a 4K BMP holds one ~30 ms).
+// one an image in its device and write stages. Page-locking costs (on an H200's
+// host, bench/peers/batch_startup.cu: 25 MB in ~10 ms by cuMemHostAlloc, one call
+// at a time however many threads ask; ~1 ms to register plus ~3.5 ms, in parallel,
+// to touch huge pages, which internal/cuda now does), and a batch's first images
+// wait for their buffers; half as many again as workers keeps the GPU fed while
+// the writers write (a 4K BMP holds one ~25 ms).
 func pinnedSlots(workers int) int { return workers + max(1, workers/2) }
 
 func newWorker(dev *gpuimage.Device, nsteps int, ref *gpuimage.Event, s *gpuimage.Stream, spare chan *gpuimage.HostBuffer) *worker {
