@@ -12,8 +12,9 @@ import (
 	"github.com/gpuimg/gpuimg/gpuimage"
 )
 
-// writeBuffers writes what one write of the buffers joined would: more buffers
-// than one writev takes, empty ones among them.
+// writeBuffers writes what one write of the buffers joined would, and
+// readBuffersAt reads it back: more buffers than one call takes, empty ones among
+// them, and a read past the end.
 func TestWriteBuffers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
 	for _, n := range []int{0, 1, 1023, 1024, 1025, 3001} {
@@ -39,6 +40,28 @@ func TestWriteBuffers(t *testing.T) {
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
 			t.Fatalf("%d buffers: the file has %d bytes, want %d (or different ones)", n, len(got), len(want))
 		}
+		// Read back through buffers of the same shapes, and past the end.
+		f, _ = os.Open(path)
+		back := make([][]byte, len(bufs))
+		var joined []byte
+		for i, b := range bufs {
+			back[i] = make([]byte, len(b))
+		}
+		got, err := readBuffersAt(f, back, 0)
+		for _, b := range back {
+			joined = append(joined, b...)
+		}
+		if err != nil || got != int64(len(want)) || !bytes.Equal(joined, want) {
+			t.Fatalf("%d buffers: read back %d bytes, err %v", n, got, err)
+		}
+		if len(want) >= 5 {
+			tail := make([]byte, 10)
+			got, err := readBuffersAt(f, [][]byte{tail[:3], tail[3:]}, int64(len(want)-5))
+			if err != nil || got != 5 || !bytes.Equal(tail[:5], want[len(want)-5:]) {
+				t.Fatalf("%d buffers: the last 5 bytes read as %d bytes, err %v", n, got, err)
+			}
+		}
+		f.Close()
 	}
 }
 
