@@ -144,13 +144,13 @@ type worker struct {
 }
 
 // pinnedSlots is how many page-locked buffers a device group of workers shares:
-// one an image in its device and write stages. Page-locking costs (on an H200's
-// host, bench/peers/batch_startup.cu: 25 MB in ~10 ms by cuMemHostAlloc, one call
-// at a time however many threads ask; ~1 ms to register plus ~3.5 ms, in parallel,
-// to touch huge pages, which internal/cuda now does), and a batch's first images
-// wait for their buffers; half as many again as workers keeps the GPU fed while
-// the writers write (a 4K BMP holds one ~25 ms).
-func pinnedSlots(workers int) int { return workers + max(1, workers/2) }
+// one an image in its device and write stages (a 4K BMP holds one ~25 ms). Each is
+// made on first use (internal/cuda maps huge pages and registers them: ~1 ms,
+// plus ~3.5 ms to touch 25 MB, in parallel; cuMemHostAlloc took ~10 ms, one call
+// at a time). Twice the workers: on the H200 x2 host, in one run, the bench's 200
+// 4K BMPs ran at 324-458 images/s on one GPU with 1.5 times, 489-518 with 2 and
+// 528-545 with 3 (1000 files: 418, 614 and 609), two GPUs at 550-611 in all three.
+func pinnedSlots(workers int) int { return 2 * workers }
 
 func newWorker(dev *gpuimage.Device, nsteps int, ref *gpuimage.Event, s *gpuimage.Stream, spare chan *gpuimage.HostBuffer) *worker {
 	w := &worker{dev: dev, stream: s, ref: ref, imgs: make([]*gpuimage.Image, nsteps+1), spare: spare}
