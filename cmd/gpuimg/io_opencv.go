@@ -57,14 +57,23 @@ func decodeBytes(data []byte, h header, ro readOpts, get alloc) (pixels, error) 
 		return pixels{}, fmt.Errorf("cannot read the image (corrupt, truncated or not an image OpenCV reads)")
 	}
 	defer m.Close()
-	var b []byte
-	if v, verr := m.DataPtrUint8(); get != nil && verr == nil && m.IsContinuous() {
-		b = get.get(len(v))
-		copy(b, v)
-	} else {
-		b, err = gocvmat.Bytes(m)
-	}
+	b, err := bytesInto(m, get)
 	return pixels{rows: m.Rows(), cols: m.Cols(), typ: gpuimage.MatType(m.Type()), data: b}, err
+}
+
+// bytesInto copies m's pixels into a buffer from get (gocvmat.Bytes where get is
+// nil or m is not continuous).
+func bytesInto(m gocv.Mat, get alloc) ([]byte, error) {
+	if get == nil || !m.IsContinuous() {
+		return gocvmat.Bytes(m)
+	}
+	v, err := m.DataPtrUint8()
+	if err != nil {
+		return nil, err
+	}
+	b := get.get(len(v))
+	copy(b, v)
+	return b, nil
 }
 
 // encode writes p by the write rule with OpenCV's imwrite (PNG, TIFF and GIF in
