@@ -31,6 +31,8 @@ type cascade struct {
 	zi    []float64 // the steady state of a unit step (FiltFilt), sreal values
 	a     []float64 // the state's one-sample map with no input, S x S row-major
 	tpow  []float64 // A^(L*2^j) for the threads' scans, j < GI_IIR_TLEVELS, each S x S
+	g     []float64 // gi_iir_scan's state responses of GI_IIR_SCAN_G samples (g[i*S+s])
+	ag    []float64 // A^GI_IIR_SCAN_G, S x S row-major
 }
 
 func pow2AtLeast(n int) int {
@@ -115,11 +117,13 @@ func (c *cascade) step(z []float64, v float64) float64 {
 	return v
 }
 
-// powers sets c.a, the state's one-sample map with no input, and c.tpow, the
-// powers of it the threads' scans take in their parameters, and checks the powers
-// the scans use: A^(L*2^j) for the threads' runs of L samples, then A^(B*2^j) for
-// blocks of B (gi_iir_powers makes those on the device), all successive squares of
-// A^L. A filter whose state grows without bound is refused.
+// powers sets c.a, the state's one-sample map with no input, c.tpow, the powers
+// of it the threads' scans take in their parameters, and c.g and c.ag, what the
+// single-pass kernel takes there; and it checks the powers the scans use:
+// A^(L*2^j) for the threads' runs of L samples, then A^(B*2^j) for blocks of B
+// (gi_iir_powers makes those on the device), all successive squares of A^L, up to
+// 2^23 samples (the single-pass kernel's reach no further than 2^18). A filter
+// whose state grows without bound is refused.
 func (c *cascade) powers() error {
 	s := c.k * c.p
 	m := make([]float64, s*s)
@@ -141,6 +145,25 @@ func (c *cascade) powers() error {
 		}
 	}
 	c.a = m
+	// The single-pass kernel's state responses: state s after GI_IIR_SCAN_G samples
+	// from zero of a unit sample at i and zeros. The last one's is the state one
+	// step from zero; each one before it is A times the next one's.
+	c.g = make([]float64, iirScanG*s)
+	clear(z)
+	f32.step(z, 1)
+	copy(c.g[(iirScanG-1)*s:], z)
+	for i := iirScanG - 2; i >= 0; i-- {
+		next, g := c.g[(i+1)*s:(i+2)*s], c.g[i*s:(i+1)*s]
+		for r := 0; r < s; r++ {
+			for k := 0; k < s; k++ {
+				g[r] += m[r*s+k] * next[k]
+			}
+		}
+	}
+	c.ag = m
+	for l := 1; l < iirScanG; l *= 2 {
+		c.ag = matSquare(c.ag, s)
+	}
 	for l := 1; l < iirL; l *= 2 {
 		m = matSquare(m, s)
 	}

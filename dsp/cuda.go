@@ -2,6 +2,7 @@ package dsp
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -32,52 +33,29 @@ func conv1dCUDA(str core.Stream, d, s *core.State, g []float32, off int) error {
 	return nil
 }
 
-// iirCUDA launches one pass of a cascade (iirStep) over the batch: gi_iir_powers
-// for the state matrix's powers, the first time the filter is used on the device
-// (A rides in its parameters: nothing is copied from host memory, which would wait
-// for the stream; later calls find them in the cache, devcache.go), then with one
-// block of samples a row gi_iir_final alone; otherwise gi_iir_local over every
-// block but the last, gi_iir_carry over each row's block states and gi_iir_final.
+// iirCUDA launches one pass of a cascade (iirStep) over the batch, by the
+// single-pass kernel (iirScanCUDA) where iirOnePass says, otherwise by three:
+// gi_iir_powers for the state matrix's powers, the first time the filter is used
+// on the device (A rides in its parameters: nothing is copied from host memory,
+// which would wait for the stream; later calls find them in the cache,
+// devcache.go), then with one block of samples a row gi_iir_final alone;
+// otherwise gi_iir_local over every block but the last, gi_iir_carry over each
+// row's block states and gi_iir_final.
 func iirCUDA(str core.Stream, dev core.Backend, st *iirStep) error {
 	c := st.c
 	s := c.k * c.p
+	rows := st.in.Rows
+	p := iirBaseParams(st)
+	if iirOnePass(dev, rows) {
+		return iirScanCUDA(str, dev, st, p)
+	}
 	const perBlock = iirThreads * iirL
 	nb := (st.length + perBlock - 1) / perBlock
-	rows := st.in.Rows
-	p := iirParams{Src: st.in.Ptr(), Sp: int32(st.in.Pitch), Dst: st.out.Ptr(), Dp: int32(st.out.Pitch),
-		Rows: int32(rows), N: int32(st.in.Cols), Len: int32(st.length), Pad: int32(st.pad), Opad: int32(st.opad),
-		Outn: int32(st.outn), Nb: int32(nb), ZiMode: int32(st.ziMode), Sreal: int32(c.sreal)}
-	if st.rev {
-		p.Rev = 1
-	}
-	if st.zi.st != nil {
-		p.Zi, p.ZiRow, p.ZiPair = st.zi.st.Ptr()+uintptr(st.zi.off), int32(st.zi.row), int32(st.zi.pair)
-	}
-	if st.zf.st != nil {
-		p.Zf, p.ZfRow, p.ZfPair = st.zf.st.Ptr()+uintptr(st.zf.off), int32(st.zf.row), int32(st.zf.pair)
-	}
-	if st.x0in != nil {
-		p.X0in = st.x0in.Ptr()
-	}
-	if st.x0out != nil {
-		p.X0out = st.x0out.Ptr()
-	}
-	for i, v := range c.zi {
-		p.Ziv[i] = float32(v)
-	}
-	for i, v := range c.coef {
-		p.Coef[i] = float32(v)
-	}
+	p.Nb = int32(nb)
 	copy(p.Tmats[:], c.tpow)
 	kind := fmt.Sprintf("k%dp%d", c.k, c.p)
 	ry := min(rows, 65535)
-	levels := iirTLevels + iirBLevels
-	pp := iirPowersParams{S: int32(s)}
-	copy(pp.A[:], c.a)
-	mats, err := devcache.Derived(dev, str, "iir-powers", [][]byte{f64Bytes(c.a)}, levels*s*s*8, func(buf *core.Buffer) error {
-		pp.Mats = buf.Ptr
-		return dev.Launch(str, "gi_iir_powers", [3]int{1, 1, 1}, [3]int{iirMaxS * iirMaxS, 1, 1}, 0, core.Struct(&pp))
-	})
+	mats, err := iirPowers(str, dev, c, "gi_iir_powers", (iirTLevels+iirBLevels)*s*s)
 	if err != nil {
 		return err
 	}
@@ -102,6 +80,107 @@ func iirCUDA(str core.Stream, dev core.Backend, st *iirStep) error {
 		}
 	}
 	return dev.Launch(str, "gi_iir_final_"+kind, [3]int{nb, ry, 1}, [3]int{iirThreads, 1, 1}, 0, core.Struct(&p))
+}
+
+// iirBaseParams is the parameters of st's launches but the kernel family's own:
+// Nb and Tmats.
+func iirBaseParams(st *iirStep) iirParams {
+	c := st.c
+	p := iirParams{Src: st.in.Ptr(), Sp: int32(st.in.Pitch), Dst: st.out.Ptr(), Dp: int32(st.out.Pitch),
+		Rows: int32(st.in.Rows), N: int32(st.in.Cols), Len: int32(st.length), Pad: int32(st.pad), Opad: int32(st.opad),
+		Outn: int32(st.outn), ZiMode: int32(st.ziMode), Sreal: int32(c.sreal)}
+	if st.rev {
+		p.Rev = 1
+	}
+	if st.zi.st != nil {
+		p.Zi, p.ZiRow, p.ZiPair = st.zi.st.Ptr()+uintptr(st.zi.off), int32(st.zi.row), int32(st.zi.pair)
+	}
+	if st.zf.st != nil {
+		p.Zf, p.ZfRow, p.ZfPair = st.zf.st.Ptr()+uintptr(st.zf.off), int32(st.zf.row), int32(st.zf.pair)
+	}
+	if st.x0in != nil {
+		p.X0in = st.x0in.Ptr()
+	}
+	if st.x0out != nil {
+		p.X0out = st.x0out.Ptr()
+	}
+	for i, v := range c.zi {
+		p.Ziv[i] = float32(v)
+	}
+	for i, v := range c.coef {
+		p.Coef[i] = float32(v)
+	}
+	return p
+}
+
+// iirOnePass says whether gi_iir_scan filters a batch of rows: where the rows are
+// many enough that the tiles on the GPU at once (5 an SM) are at most about three
+// look-back windows a row, a tile finds one before it done or nearly. A few long
+// rows have all their tiles on the GPU at once, each waiting for the window
+// before it; the three kernels, which read the samples twice, are faster there.
+// On an H200 (µs, sosfilt of an order-8 Butterworth, single pass against three
+// kernels; bench/results/iir-h200.md): 64 x 1e6 279 / 417, 16 x 1e6 93 / 130, 8 x
+// 1e6 74 / 77, 1 x 1e6 54 / 27, 1 x 1e7 487 / 121.
+func iirOnePass(dev core.Backend, rows int) bool {
+	return rows*iirScanWindow*3 >= 5*core.MultiProcessors(dev)
+}
+
+// iirScanCUDA runs gi_iir_scan, one pass over the samples, a block a tile: the
+// blocks take the rows' tiles in turn and find each tile's starting state in the
+// states the tiles before it publish (in agg, with their flags, zeroed first).
+// Its powers of A come from gi_iir_scan_powers (cached like gi_iir_powers'), its
+// state responses and A^G in the parameters' Tmats.
+func iirScanCUDA(str core.Stream, dev core.Backend, st *iirStep, p iirParams) error {
+	c := st.c
+	s := c.k * c.p
+	const perTile = iirScanThreads * iirScanL
+	nb := (st.length + perTile - 1) / perTile
+	rows := st.in.Rows
+	tiles := rows * nb
+	if tiles == 0 {
+		return nil
+	}
+	if int64(rows)*int64(nb) >= math.MaxInt32 {
+		return fmt.Errorf("%d rows of %d samples: more tiles than one launch counts", rows, st.length)
+	}
+	p.Nb = int32(nb)
+	g := unsafe.Slice((*float32)(unsafe.Pointer(&p.Tmats[0])), iirScanG*iirMaxS)
+	for i, v := range c.g {
+		g[i] = float32(v)
+	}
+	copy(p.Tmats[iirScanG*iirMaxS/2:], c.ag)
+	mats, err := iirPowers(str, dev, c, "gi_iir_scan_powers", (iirScanThreads+iirScanWindow)*s*s)
+	if err != nil {
+		return err
+	}
+	defer mats.Release()
+	p.Mats = mats.Ptr
+	// The flags (and the tile counter after them), then the tiles' states.
+	flagBytes := (tiles + 2) / 2 * 8
+	scratch, err := dev.Alloc(flagBytes + tiles*2*s*8)
+	if err != nil {
+		return err
+	}
+	defer scratch.Release()
+	scratch.Touch(str)
+	if err := dev.Memset2D(scratch, 0, flagBytes, flagBytes, 1, 0, str); err != nil {
+		return err
+	}
+	p.Flags, p.Agg = scratch.Ptr, scratch.Ptr+uintptr(flagBytes)
+	return dev.Launch(str, fmt.Sprintf("gi_iir_scan_k%dp%d", c.k, c.p), [3]int{tiles, 1, 1}, [3]int{iirScanThreads, 1, 1}, 0, core.Struct(&p))
+}
+
+// iirPowers is the powers of c's state matrix that kernel (gi_iir_powers or
+// gi_iir_scan_powers) makes, n doubles, from the device's cache or made there now
+// (A rides in the launch's parameters: nothing is copied from host memory). The
+// caller releases it.
+func iirPowers(str core.Stream, dev core.Backend, c *cascade, kernel string, n int) (*core.Buffer, error) {
+	pp := iirPowersParams{S: int32(c.k * c.p)}
+	copy(pp.A[:], c.a)
+	return devcache.Derived(dev, str, kernel, [][]byte{f64Bytes(c.a)}, n*8, func(buf *core.Buffer) error {
+		pp.Mats = buf.Ptr
+		return dev.Launch(str, kernel, [3]int{1, 1, 1}, [3]int{iirMaxS * iirMaxS, 1, 1}, 0, core.Struct(&pp))
+	})
 }
 
 // f64Bytes is v's bytes, a cache key.

@@ -127,8 +127,10 @@ func gpuIIRCases(t testing.TB, r *rand.Rand) []gpuIIRCase {
 
 // LFilter, SOSFilt (one to twelve sections: one to three passes of four),
 // FiltFilt and SOSFiltFilt on the GPU against the CPU device on fresh random
-// filters and signals: 1 to 1.1e6 samples (one block of 4096, several, and more
-// than the 256 blocks one carry step scans), batches, random zi, poisoned outputs
+// filters and signals: 1 to 1.1e6 samples, by both kernel families: the three
+// kernels for up to 6 rows (one block of 4096, several, 2 rows of 49, a row of
+// more than the 256 blocks one carry step scans) and the single-pass one for more
+// (a tile of 8192, several, 70 rows of three), batches, random zi, poisoned outputs
 // and zf; the RMS of the difference within 1e-4 of the output's RMS (the GPU in
 // float32 with float32 coefficients, the CPU in float64) and zf within 1e-4 of its
 // largest value. Logged: that and the largest difference over the RMS, which
@@ -143,7 +145,7 @@ func TestCUDAIIRMatchesCPU(t *testing.T) {
 	r := tu.Rand(t)
 	worst, peak := map[string]float64{}, map[string]float64{}
 	for _, c := range gpuIIRCases(t, r) {
-		for _, sz := range [][2]int{{1, 1}, {3, 7}, {1, 4097}, {3, 3*4096 + 5}, {2, 100000}, {1, 1100000}} {
+		for _, sz := range [][2]int{{1, 1}, {3, 7}, {1, 4097}, {3, 3*4096 + 5}, {2, 200003}, {1, 1100000}, {8, 1}, {7, 8193}, {9, 3*8192 + 5}, {70, 17000}} {
 			rows, n := sz[0], sz[1]
 			if testing.Short() && n > 20000 {
 				continue
@@ -199,11 +201,13 @@ func TestCUDAIIRMatchesCPU(t *testing.T) {
 	}
 }
 
-// gi_iir_carry's runs: rows of more block states than one step's threads take
-// one by one (runs of 2 and 4 states), and a row of more than one step's runs of
-// 16 (4,099 states: a second step with a partial run), against the CPU device
-// with random zi, as TestCUDAIIRMatchesCPU compares them.
-func TestCUDAIIRLongCarry(t *testing.T) {
+// Long rows: gi_iir_carry's runs (rows of more block states than one step's
+// threads take one by one: runs of 2 and 4 states; a row of more than one step's
+// runs of 16: 4,099 states, a second step with a partial run), and 24 rows of 37
+// tiles for the single-pass kernel, whose look-backs then reach past a window of
+// 32 tiles, against the CPU device with random zi, as TestCUDAIIRMatchesCPU
+// compares them.
+func TestCUDAIIRLongRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("17 million samples on the CPU")
 	}
@@ -211,7 +215,7 @@ func TestCUDAIIRLongCarry(t *testing.T) {
 	r := tu.Rand(t)
 	sos := randButter(t, r, 8)
 	b, a := randBAIn(r, 2, 0.95)
-	for _, sz := range [][2]int{{2, 1500000}, {1, 3900000}, {1, 4100*4096 - 100}} {
+	for _, sz := range [][2]int{{2, 1500000}, {1, 3900000}, {1, 4100*4096 - 100}, {24, 300000}} {
 		rows, n := sz[0], sz[1]
 		for _, f := range []struct {
 			name string
@@ -261,11 +265,12 @@ func TestCUDAIIRStateRoundTrips(t *testing.T) {
 func TestCUDAIIRViewsAndStreams(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
-	cs, vals := signals(t, r, gpuimage.CPU(), 6, 20000)
+	cs, vals := signals(t, r, gpuimage.CPU(), 12, 20000)
 	defer cs.Close()
 	gs := upload(t, gpu, vals)
 	defer gs.Close()
-	rect := image.Rect(123, 1, 14321, 5)
+	rect := image.Rect(123, 1, 14321, 11) // 10 rows: the single-pass kernel
+
 	cv, _ := cs.Region(rect)
 	gv, _ := gs.Region(rect)
 	onStreams(t, gpu, func(g int, s *gpuimage.Stream) error {

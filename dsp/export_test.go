@@ -7,3 +7,27 @@ func SetFFTSize(n int) { fftSizeOverride = n }
 // SetFused turns the GPU's fused overlap-save on (the default) or off (cuFFT's
 // path for every FFT convolution), for tests.
 func SetFused(on bool) { fusedOff = !on }
+
+// ScanState is what the single-pass IIR kernel takes of sos's first cascade (up
+// to four sections): its state size, the state responses of iirScanG samples and
+// A^iirScanG; and Run, which filters x through it in float64 from state z with
+// the float32 coefficients the kernels use, leaving the state in z.
+func ScanState(sos SOS) (s int, g, ag []float64, run func(z []float64, x []float64), err error) {
+	cs, err := sosCascades("test", sos)
+	if err != nil {
+		return 0, nil, nil, nil, err
+	}
+	c := *cs[0]
+	c.coef = make([]float64, len(cs[0].coef))
+	for i, v := range cs[0].coef {
+		c.coef[i] = float64(float32(v))
+	}
+	return c.k * c.p, c.g, c.ag, func(z []float64, x []float64) {
+		for _, v := range x {
+			c.step(z, v)
+		}
+	}, nil
+}
+
+// ScanG is GI_IIR_SCAN_G.
+const ScanG = iirScanG

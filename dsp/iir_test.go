@@ -432,8 +432,16 @@ func TestIIRStateRoundTrips(t *testing.T) {
 	testIIRStateRoundTrips(t, r, dev)
 }
 
+// testIIRStateRoundTrips runs on 3 and 8 rows: on the GPU, by the three kernels
+// and by the single-pass one (iirOnePass).
 func testIIRStateRoundTrips(t *testing.T, r *rand.Rand, dev *gpuimage.Device) {
-	src, _ := signals(t, r, dev, 3, 9000)
+	for _, rows := range []int{3, 8} {
+		testIIRStateRows(t, r, dev, rows)
+	}
+}
+
+func testIIRStateRows(t *testing.T, r *rand.Rand, dev *gpuimage.Device, rows int) {
+	src, _ := signals(t, r, dev, rows, 9000)
 	defer src.Close()
 	b, a := randBA(r, 4)
 	sos, err := dsp.Butter(12, []float64{0.1 + 0.3*r.Float64()}, dsp.Lowpass, 0) // two passes of sections on the GPU
@@ -447,8 +455,8 @@ func testIIRStateRoundTrips(t *testing.T, r *rand.Rand, dev *gpuimage.Device) {
 		f    func(src, dst, zi, zf *gpuimage.Image) error
 		zi   *gpuimage.Image
 	}{
-		{"lfilter", lf, one(t, dev, 3, 4, randZi(r, 12))},
-		{"sosfilt", sf, one(t, dev, len(sos), 6, randZi(r, 6*len(sos)))},
+		{"lfilter", lf, one(t, dev, rows, 4, randZi(r, 4*rows))},
+		{"sosfilt", sf, one(t, dev, len(sos), 2*rows, randZi(r, 2*rows*len(sos)))},
 	} {
 		whole := &gpuimage.Image{}
 		if err := c.f(src, whole, c.zi, nil); err != nil {
@@ -460,7 +468,7 @@ func testIIRStateRoundTrips(t *testing.T, r *rand.Rand, dev *gpuimage.Device) {
 			got := filterChunks(t, dev, src, chunks, c.zi, c.f)
 			// The state passes through float32 between chunks: SOS within 1e-4.
 			if e := rmsErr(f64(got), f64(want)); e > 1e-4 {
-				t.Errorf("%s in chunks of %v: off one call by %.3g of the RMS", c.name, chunks, e)
+				t.Errorf("%d rows, %s in chunks of %v: off one call by %.3g of the RMS", rows, c.name, chunks, e)
 			}
 		}
 		// zi and zf the same image: the state is replaced in place.
@@ -468,8 +476,8 @@ func testIIRStateRoundTrips(t *testing.T, r *rand.Rand, dev *gpuimage.Device) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		part, _ := src.Region(image.Rect(0, 0, 5000, 3))
-		rest, _ := src.Region(image.Rect(5000, 0, 9000, 3))
+		part, _ := src.Region(image.Rect(0, 0, 5000, rows))
+		rest, _ := src.Region(image.Rect(5000, 0, 9000, rows))
 		d1, d2 := &gpuimage.Image{}, &gpuimage.Image{}
 		if err := c.f(part, d1, st, st); err != nil {
 			t.Fatal(err)
@@ -479,12 +487,12 @@ func testIIRStateRoundTrips(t *testing.T, r *rand.Rand, dev *gpuimage.Device) {
 		}
 		v1, v2 := tu.Float32s(t, d1), tu.Float32s(t, d2)
 		var got []float32
-		for y := 0; y < 3; y++ {
+		for y := 0; y < rows; y++ {
 			got = append(got, v1[y*5000:(y+1)*5000]...)
 			got = append(got, v2[y*4000:(y+1)*4000]...)
 		}
 		if e := rmsErr(f64(got), f64(want)); e > 1e-4 {
-			t.Errorf("%s with zi = zf: off one call by %.3g of the RMS", c.name, e)
+			t.Errorf("%d rows, %s with zi = zf: off one call by %.3g of the RMS", rows, c.name, e)
 		}
 		for _, im := range []*gpuimage.Image{st, part, rest, d1, d2, c.zi} {
 			im.Close()
@@ -545,5 +553,49 @@ func TestIIRErrors(t *testing.T) {
 	}
 	if err := dsp.SOSFilt(u8, &gpuimage.Image{}, good); !errors.Is(err, gpuimage.ErrBadType) {
 		t.Errorf("8UC1 signals: %v, want ErrBadType", err)
+	}
+}
+
+// The single-pass kernel's state responses and A^G (made on the host): the state
+// after G samples from zero is the samples times their responses, and A^G carries
+// a state over G samples of zeros, against running the sections in float64.
+func TestIIRScanResponses(t *testing.T) {
+	r := tu.Rand(t)
+	for _, order := range []int{2, 5, 8} {
+		sos := randButter(t, r, order)
+		s, g, ag, run, err := dsp.ScanState(sos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := make([]float64, dsp.ScanG)
+		for i := range x {
+			x[i] = r.NormFloat64()
+		}
+		z := make([]float64, s)
+		run(z, x)
+		for k := 0; k < s; k++ {
+			want := 0.0
+			for i := range x {
+				want += g[i*s+k] * x[i]
+			}
+			if math.Abs(want-z[k]) > 1e-9*(1+math.Abs(z[k])) {
+				t.Errorf("order %d: state %d from the responses %g, by the sections %g", order, k, want, z[k])
+			}
+		}
+		z0 := make([]float64, s)
+		for k := range z0 {
+			z0[k] = r.NormFloat64()
+		}
+		z = append([]float64(nil), z0...)
+		run(z, make([]float64, dsp.ScanG))
+		for k := 0; k < s; k++ {
+			want := 0.0
+			for c := 0; c < s; c++ {
+				want += ag[k*s+c] * z0[c]
+			}
+			if math.Abs(want-z[k]) > 1e-9*(1+math.Abs(z[k])) {
+				t.Errorf("order %d: A^G's state %d %g, by the sections %g", order, k, want, z[k])
+			}
+		}
 	}
 }

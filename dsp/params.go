@@ -30,6 +30,15 @@ const (
 	iirBLevels = 12
 )
 
+// The single-pass IIR kernels' sizes: GI_IIR_SCAN_* (TestParamsMatchKernels).
+const (
+	iirScanThreads = 64
+	iirScanL       = 128
+	iirScanG       = 32
+	iirScanWindow  = 32
+	iirScanLevels  = 6
+)
+
 // iirPowersParams mirrors gi_iir_powers' parameters (kernels/dsp_params.h:
 // IIRPowersParams).
 type iirPowersParams struct {
@@ -58,6 +67,7 @@ type iirParams struct {
 	Mats                                   uintptr
 	Agg                                    uintptr
 	AggRow                                 int32
+	Flags                                  uintptr
 	ZiMode, Sreal                          int32
 	Zi                                     uintptr
 	ZiRow, ZiPair                          int32

@@ -27,15 +27,48 @@
 // to test where it lies inside otherwise, filtfilt's reversed passes included);
 // a thread's run is 33 floats apart from the next one's, so its reads hit 32
 // different banks, and a whole run is filtered from registers.
+//
+// A batch of many rows (dsp/cuda.go's iirOnePass) runs the single-pass family
+// instead, gi_iir_scan, which reads each sample once and writes each output once:
+// tiles of B = GI_IIR_SCAN_THREADS*GI_IIR_SCAN_L samples joined by a scan with
+// decoupled look-back (Merrill and Garland's, as Maleki and Burtscher's PLR uses it
+// for linear recurrences).
+//   - A block takes the next tile from a counter (so the tiles before its own are
+//     taken by running blocks; ids interleave the rows, tile b of row y being
+//     b*rows + y, so a row's tile comes well after the one before it) and stages
+//     it in shared memory. Each thread finds the state its run ends in from zero:
+//     sums of its samples times their state responses (the parameters' g: 8
+//     multiply-adds a sample, no recursion), GI_IIR_SCAN_G samples at a time,
+//     joined by A^G (a transfer function of order 3 and more filters its run
+//     instead: see endState).
+//   - The threads' scan (powers A^(L*2^j)) gives each the state at its end from
+//     the tile's start at zero; the last is the tile's aggregate, which the block
+//     publishes (flag 1).
+//   - Warp 0 looks back over the row's GI_IIR_SCAN_WINDOW tiles before, a lane
+//     each: the nearest with an inclusive state (flag 2: its true end state) and
+//     the aggregates after it, each times its power of A^B, summed, are the tile's
+//     starting state; the block publishes its own inclusive state at once.
+//   - Each thread's true start (its start from zero plus A^(L*t) times the tile's)
+//     starts the recursion again over its samples, which writes the outputs, and
+//     the tile goes back to global memory.
+// It shares IIRParams with the three kernels: agg holds the tiles' states, flags
+// their flags, and tmats the state responses and A^G.
 #include "common.cuh"
 #include "dsp_params.h"
 
 namespace dsp {
 
-constexpr int kT = GI_IIR_THREADS, kL = GI_IIR_L, kB = GI_IIR_THREADS * GI_IIR_L;
-constexpr int kStride = kL + 1;  // a thread's run in the shared tile
-
-__device__ __forceinline__ int tileIndex(int e) { return e / kL * kStride + e % kL; }
+// Tile is a block's tile of T threads' runs of L samples in shared memory, each run
+// Stride floats from the next.
+template <int T, int L, int Stride>
+struct Tile {
+  static constexpr int kT = T, kL = L, kB = T * L, kStride = Stride;
+  static __device__ __forceinline__ int index(int e) { return e / L * Stride + e % L; }
+};
+// The three-kernel family's tile: a thread's run is 33 floats from the next one's.
+using Tile3 = Tile<GI_IIR_THREADS, GI_IIR_L, GI_IIR_L + 1>;
+constexpr int kT = Tile3::kT, kL = Tile3::kL, kB = Tile3::kB, kStride = Tile3::kStride;
+__device__ __forceinline__ int tileIndex(int e) { return Tile3::index(e); }
 
 // vin is sample i of the virtual sequence of row x (see IIRParams).
 __device__ __forceinline__ float vin(const IIRParams& p, const float* x, int i) {
@@ -134,6 +167,15 @@ __device__ __forceinline__ void initial(const IIRParams& p, int y, const float* 
   }
 }
 
+// putZf writes row y's final state z to zf (see IIRParams).
+template <int S>
+__device__ __forceinline__ void putZf(const IIRParams& p, int y, const float (&z)[S]) {
+  char* zb = reinterpret_cast<char*>(p.zf) + (size_t)y * p.zfRow;
+#pragma unroll
+  for (int s = 0; s < S; ++s)
+    if (s < p.sreal) *reinterpret_cast<float*>(zb + (s >> 1) * (size_t)p.zfPair + (s & 1) * 4) = z[s];
+}
+
 // reduce leaves in thread 0's v the state at the end of all Count threads'
 // stretches from zero (scan's last value), by a tree whose working threads are the
 // lowest: at each level thread t joins pair t (stretches 2t and 2t+1 of the level
@@ -175,19 +217,27 @@ __device__ __forceinline__ double* stageMats(const double* from, int count) {
 }
 
 // loadTile stages samples b*kB .. b*kB+kB-1 of row y's virtual sequence (zero past
-// its end).
+// its end) in a tile of shape Sh. Where runs lie 16 bytes apart the aligned copies
+// are cp.async, which the caller waits for (copyWait) before its barrier.
+template <class Sh>
 __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int b, float* tile) {
+  constexpr int kT = Sh::kT, kL = Sh::kL, kB = Sh::kB;
   const int i0 = b * kB;
   const float* from = x + (i0 - p.pad);
   if (!p.rev && i0 >= p.pad && i0 + kB - p.pad <= p.n && i0 + kB <= p.len && (reinterpret_cast<uintptr_t>(from) & 15) == 0) {
     // A tile inside the signal: 16-byte loads, all of a thread's in flight at once
-    // (a warp's stores hit 32 banks: runs 33 floats apart, 4 floats a thread).
+    // (a warp's stores hit 32 banks: runs 33 floats apart, 4 floats a thread; or
+    // a warp's 512 bytes are one run, 16-byte aligned).
 #pragma unroll
     for (int k = 0; k < kB / 4 / kT; ++k) {
       const int e = (threadIdx.x + k * kT) * 4;
-      const float4 v = __ldg(reinterpret_cast<const float4*>(from + e));
-      float* t = tile + tileIndex(e);
-      t[0] = v.x, t[1] = v.y, t[2] = v.z, t[3] = v.w;
+      float* t = tile + Sh::index(e);
+      if (Sh::kStride % 4 == 0) {
+        copyAsync16(t, from + e);
+      } else {
+        const float4 v = __ldg(reinterpret_cast<const float4*>(from + e));
+        t[0] = v.x, t[1] = v.y, t[2] = v.z, t[3] = v.w;
+      }
     }
     return;
   }
@@ -200,13 +250,13 @@ __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int
 #pragma unroll 8
       for (int k = 0; k < kL; ++k) {
         const int e = threadIdx.x + k * kT;
-        tile[tileIndex(e)] = __ldg(lo + (kB - 1 - e));
+        tile[Sh::index(e)] = __ldg(lo + (kB - 1 - e));
       }
     } else {
 #pragma unroll 8
       for (int k = 0; k < kL; ++k) {
         const int e = threadIdx.x + k * kT;
-        tile[tileIndex(e)] = __ldg(lo + e);
+        tile[Sh::index(e)] = __ldg(lo + e);
       }
     }
     return;
@@ -214,7 +264,51 @@ __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int
 #pragma unroll 8
   for (int k = 0; k < kL; ++k) {  // kL loads a thread, 8 in flight
     const int e = threadIdx.x + k * kT;
-    tile[tileIndex(e)] = i0 + e < p.len ? vin(p, x, i0 + e) : 0.f;
+    tile[Sh::index(e)] = i0 + e < p.len ? vin(p, x, i0 + e) : 0.f;
+  }
+}
+
+// storeTile writes a tile of shape Sh, row y's virtual samples b*kB .. after
+// filtering, where they land in dst (see IIRParams).
+template <class Sh>
+__device__ __forceinline__ void storeTile(const IIRParams& p, int y, int b, const float* tile) {
+  constexpr int kT = Sh::kT, kL = Sh::kL, kB = Sh::kB;
+  const int t = threadIdx.x, i0 = b * kB;
+  float* d = row<float>(p.dst, p.dp, y);
+  float* to = d + (i0 - p.opad);
+  if (!p.rev && i0 >= p.opad && i0 + kB - p.opad <= p.outn && i0 + kB <= p.len && (reinterpret_cast<uintptr_t>(to) & 15) == 0) {
+#pragma unroll
+    for (int k = 0; k < kB / 4 / kT; ++k) {
+      const int e = (t + k * kT) * 4;
+      const float* s = tile + Sh::index(e);
+      *reinterpret_cast<float4*>(to + e) =
+          Sh::kStride % 4 == 0 ? *reinterpret_cast<const float4*>(s) : make_float4(s[0], s[1], s[2], s[3]);
+    }
+    return;
+  }
+  const int olo = p.rev ? p.len - i0 - kB - p.opad : i0 - p.opad;  // the first output the tile writes
+  if (olo >= 0 && olo + kB <= p.outn && i0 + kB <= p.len) {
+    float* lo = d + olo;
+    if (p.rev) {
+#pragma unroll 8
+      for (int k = 0; k < kL; ++k) {
+        const int e = t + k * kT;
+        lo[kB - 1 - e] = tile[Sh::index(e)];
+      }
+    } else {
+#pragma unroll 8
+      for (int k = 0; k < kL; ++k) {
+        const int e = t + k * kT;
+        lo[e] = tile[Sh::index(e)];
+      }
+    }
+    return;
+  }
+#pragma unroll 8
+  for (int k = 0; k < kL; ++k) {
+    const int e = t + k * kT;
+    const int o = (p.rev ? p.len - 1 - (i0 + e) : i0 + e) - p.opad;
+    if (i0 + e < p.len && o >= 0 && o < p.outn) d[o] = tile[Sh::index(e)];
   }
 }
 
@@ -261,7 +355,7 @@ __device__ void local(const IIRParams& p) {
   for (int y = blockIdx.y; y < p.rows; y += gridDim.y) {
     const float* x = row<float>(p.src, p.sp, y);
     __syncthreads();
-    loadTile(p, x, b, tile);
+    loadTile<Tile3>(p, x, b, tile);
     __syncthreads();
     double v[S];
     runLocal<K, P>(p, tile, kL, v);
@@ -394,7 +488,7 @@ __device__ void finish(const IIRParams& p) {
   for (int y = blockIdx.y; y < p.rows; y += gridDim.y) {
     const float* x = row<float>(p.src, p.sp, y);
     __syncthreads();
-    loadTile(p, x, b, tile);
+    loadTile<Tile3>(p, x, b, tile);
     if (t == 0) {  // the block's starting state, which thread 0 folds in
       double st[S];
       if (b == 0) {
@@ -425,50 +519,256 @@ __device__ void finish(const IIRParams& p) {
 #pragma unroll
     for (int s = 0; s < S; ++s) c.z[s] = (float)(t == 0 ? start[s] : sh[(t - 1) * (S + 1) + s]);
     run<true>(p, tile + t * kStride, count, c);
-    if (p.zf && count > 0 && i0 + t * kL + count == p.len) {
-      char* zb = reinterpret_cast<char*>(p.zf) + (size_t)y * p.zfRow;
-#pragma unroll
-      for (int s = 0; s < S; ++s)
-        if (s < p.sreal) *reinterpret_cast<float*>(zb + (s >> 1) * (size_t)p.zfPair + (s & 1) * 4) = c.z[s];
-    }
+    if (p.zf && count > 0 && i0 + t * kL + count == p.len) putZf<S>(p, y, c.z);
     __syncthreads();
-    float* d = row<float>(p.dst, p.dp, y);
-    float* to = d + (i0 - p.opad);
-    if (!p.rev && i0 >= p.opad && i0 + kB - p.opad <= p.outn && i0 + kB <= p.len && (reinterpret_cast<uintptr_t>(to) & 15) == 0) {
+    storeTile<Tile3>(p, y, b, tile);
+  }
+}
+
+// The single-pass family (gi_iir_scan): see the top of the file. Its tile's runs
+// are 132 floats apart: 16-byte aligned, and a quarter warp's 16-byte accesses hit
+// all 32 banks.
+namespace one {
+
+using TileS = Tile<GI_IIR_SCAN_THREADS, GI_IIR_SCAN_L, GI_IIR_SCAN_L + 4>;
+constexpr int kT = TileS::kT, kL = TileS::kL, kB = TileS::kB, kStride = TileS::kStride;
+constexpr int kG = GI_IIR_SCAN_G, kW = GI_IIR_SCAN_WINDOW, kLevels = GI_IIR_SCAN_LEVELS;
+static_assert(kL % kG == 0 && kG % 4 == 0 && (1 << kLevels) == kT && kW == 32, "IIR tile shape");
+
+// terms is how many columns of row r of a power of a cascade's A can be nonzero
+// (see addMul).
+template <int P>
+__device__ __forceinline__ constexpr int terms(int r) { return P * (r / P + 1); }
+
+// addMulCol adds M u to v, M column col of a table of powers of A stored element
+// by element (element e of power col at M[e*cols + col]): each lane of a warp reads
+// its own power, the warp's loads adjacent.
+template <int S, int P>
+__device__ __forceinline__ void addMulCol(double (&v)[S], const double* M, int cols, int col, const double (&u)[S]) {
+  M += col;
 #pragma unroll
-      for (int k = 0; k < kB / 4 / kT; ++k) {
-        const int e = (t + k * kT) * 4;
-        const float* s = tile + tileIndex(e);
-        *reinterpret_cast<float4*>(to + e) = make_float4(s[0], s[1], s[2], s[3]);
-      }
-      continue;
+  for (int r = 0; r < S; ++r) {
+    double a = v[r];
+#pragma unroll
+    for (int c = 0; c < terms<P>(r); ++c) a = fma(__ldg(M + (size_t)(r * S + c) * cols), u[c], a);
+    v[r] = a;
+  }
+}
+
+// run filters count samples of this thread's run of the tile through c, in place
+// when write.
+template <int K, int P>
+__device__ __forceinline__ void run(const IIRParams& p, float* mine, int count, Cascade<K, P>& c, bool write) {
+  if (count == kL) {
+#pragma unroll 4
+    for (int i = 0; i < kL; i += 4) {
+      float4 q = *reinterpret_cast<const float4*>(mine + i);
+      q.x = c.step(p.coef, q.x);
+      q.y = c.step(p.coef, q.y);
+      q.z = c.step(p.coef, q.z);
+      q.w = c.step(p.coef, q.w);
+      if (write) *reinterpret_cast<float4*>(mine + i) = q;
     }
-    const int olo = p.rev ? p.len - i0 - kB - p.opad : i0 - p.opad;  // the first output the tile writes
-    if (olo >= 0 && olo + kB <= p.outn && i0 + kB <= p.len) {
-      float* lo = d + olo;
-      if (p.rev) {
-#pragma unroll 8
-        for (int k = 0; k < kL; ++k) {
-          const int e = t + k * kT;
-          lo[kB - 1 - e] = tile[tileIndex(e)];
-        }
-      } else {
-#pragma unroll 8
-        for (int k = 0; k < kL; ++k) {
-          const int e = t + k * kT;
-          lo[e] = tile[tileIndex(e)];
-        }
-      }
-      continue;
-    }
-#pragma unroll 8
-    for (int k = 0; k < kL; ++k) {
-      const int e = t + k * kT;
-      const int o = (p.rev ? p.len - 1 - (i0 + e) : i0 + e) - p.opad;
-      if (i0 + e < p.len && o >= 0 && o < p.outn) d[o] = tile[tileIndex(e)];
+  } else {
+    for (int i = 0; i < count; ++i) {
+      const float y = c.step(p.coef, mine[i]);
+      if (write) mine[i] = y;
     }
   }
 }
+
+// endState is the state this thread's run of the tile (mine: kL samples, zeros past
+// the row's end) ends in from zero: for each GI_IIR_SCAN_G samples, the samples
+// times their state responses (the parameters' g: constant operands), then the
+// runs so far carried over them by A^G (ag, in shared memory). A transfer function
+// of order 3 and more filters its run instead: the responses of its direct form
+// have large terms that cancel, which float sums keep to only 1e-4 of the RMS.
+template <int K, int P>
+__device__ __forceinline__ void endState(const IIRParams& p, const float* mine, const double* ag, double (&v)[K * P]) {
+  constexpr int S = K * P;
+  if (P > 2) {  // a transfer function's direct form: its state responses cancel in float
+    Cascade<K, P> c;
+    c.zero();
+    run<K, P>(p, const_cast<float*>(mine), kL, c, false);
+#pragma unroll
+    for (int s = 0; s < S; ++s) v[s] = c.z[s];
+    return;
+  }
+  // The runs' sums side by side, so that each response is loaded once for all.
+  constexpr int R = kL / kG;
+  const float* g = reinterpret_cast<const float*>(p.tmats);
+  float a[R][S];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+#pragma unroll
+    for (int s = 0; s < S; ++s) a[r][s] = 0.f;
+  }
+#pragma unroll
+  for (int i = 0; i < kG; i += 4) {
+    float x[R][4];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const float4 q = *reinterpret_cast<const float4*>(mine + r * kG + i);
+      x[r][0] = q.x, x[r][1] = q.y, x[r][2] = q.z, x[r][3] = q.w;
+    }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+        const float gv = g[(i + k) * S + s];
+#pragma unroll
+        for (int r = 0; r < R; ++r) a[r][s] = fmaf(gv, x[r][k], a[r][s]);
+      }
+    }
+  }
+#pragma unroll
+  for (int s = 0; s < S; ++s) v[s] = a[0][s];
+#pragma unroll
+  for (int r = 1; r < R; ++r) {
+    double u[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s) u[s] = v[s], v[s] = a[r][s];
+    addMul<S, P>(v, ag, u);
+  }
+}
+
+// flagAt reads a tile's flag, bypassing the L1 (another block writes it).
+__device__ __forceinline__ int flagAt(const int* f) { return *reinterpret_cast<const volatile int*>(f); }
+
+// lookBack is run by warp 0 of the block that has tile b of row y: the state the
+// tile starts in (all lanes hold it). Lane l looks at tile b-1-l (tile -1 being the
+// row's initial state, an inclusive state), waiting for its aggregate; the lowest
+// lane k whose tile has an inclusive state ends the sum agg[b-1] + A^B agg[b-2] ...
+// + A^(B*k) inc[b-1-k], each lane adding its term; where no tile of the window has
+// one yet, the last lane waits for it.
+template <int S, int P>
+__device__ __forceinline__ void lookBack(const IIRParams& p, int y, int b, const float* x, double (&st)[S]) {
+  const int lane = threadIdx.x, tb = b - 1 - lane;
+  const size_t base = (size_t)y * p.nb;
+  int f = 2;
+  if (tb >= 0) {
+    while ((f = flagAt(p.flags + base + tb)) == 0) {
+#if __CUDA_ARCH__ >= 700
+      __nanosleep(32);
+#endif
+    }
+  }
+  const unsigned inc = __ballot_sync(~0u, f == 2);
+  int k = kW - 1;
+  if (inc != 0) {
+    k = __ffs(inc) - 1;
+  } else if (lane == kW - 1) {
+    while (flagAt(p.flags + base + tb) != 2) {
+#if __CUDA_ARCH__ >= 700
+      __nanosleep(64);
+#endif
+    }
+  }
+  __threadfence();  // the states after the flags
+#pragma unroll
+  for (int s = 0; s < S; ++s) st[s] = 0.;
+  if (lane <= k) {
+    double u[S];
+    if (tb < 0) {
+      initial<S>(p, y, x, u, false);
+    } else {
+      const double* a = p.agg + ((base + tb) * 2 + (lane == k)) * S;
+#pragma unroll
+      for (int s = 0; s < S; ++s) u[s] = __ldcg(a + s);
+    }
+    if (lane == 0) {  // the tile just before: its state as it is
+#pragma unroll
+      for (int s = 0; s < S; ++s) st[s] = u[s];
+    } else {
+      addMulCol<S, P>(st, p.mats + (size_t)kT * S * S, kW, lane - 1, u);
+    }
+  }
+#pragma unroll
+  for (int s = 0; s < S; ++s) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) st[s] += __shfl_xor_sync(~0u, st[s], o);
+  }
+}
+
+// publish stores state v of tile b of row y (slot 0: its aggregate, 1: its
+// inclusive state), then, after a fence, its flag: one thread calls it.
+template <int S>
+__device__ __forceinline__ void publish(const IIRParams& p, int y, int b, int slot, const double (&v)[S]) {
+  const size_t i = (size_t)y * p.nb + b;
+  double* a = p.agg + (i * 2 + slot) * S;
+#pragma unroll
+  for (int s = 0; s < S; ++s) __stcg(a + s, v[s]);
+  __threadfence();
+  *reinterpret_cast<volatile int*>(p.flags + i) = slot + 1;
+}
+
+// filter is a block of gi_iir_scan: it takes the next tile and filters it (see the
+// top of the file).
+template <int K, int P>
+__device__ void filter(const IIRParams& p) {
+  constexpr int S = K * P;
+  __shared__ __align__(16) float tile[kT * kStride];
+  __shared__ double sh[kT * (S + 1)];
+  __shared__ double mats[(kLevels + 1) * S * S];  // A^(L*2^j), then A^G
+  __shared__ double start[S];
+  __shared__ int next;
+  const int t = threadIdx.x;
+  if (t == 0) next = atomicAdd(p.flags + p.rows * p.nb, 1);
+  for (int i = t; i < kLevels * S * S; i += kT) mats[i] = p.mats[(size_t)(i % (S * S)) * kT + (1 << (i / (S * S)))];
+  const double* ag = reinterpret_cast<const double*>(p.tmats) + GI_IIR_SCAN_G * GI_IIR_MAXS / 2;
+  for (int i = t; i < S * S; i += kT) mats[kLevels * S * S + i] = ag[i];
+  __syncthreads();
+  {
+    const int id = next;
+    const int y = id % p.rows, b = id / p.rows, i0 = b * kB;
+    const int count = min(kL, max(0, p.len - i0 - t * kL));  // this thread's samples
+    const float* x = row<float>(p.src, p.sp, y);
+    loadTile<TileS>(p, x, b, tile);
+    copyWait();
+    __syncthreads();
+    double v[S];
+    endState<K, P>(p, tile + t * kStride, mats + kLevels * S * S, v);
+    scan<S, P, kT>(v, sh, mats);
+#pragma unroll
+    for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
+    if (t == kT - 1 && b > 0 && b < p.nb - 1) publish<S>(p, y, b, 0, v);
+    __syncthreads();
+    if (t < 32) {
+      double st[S];
+      if (b == 0) {
+        initial<S>(p, y, x, st, t == 0);
+      } else {
+        lookBack<S, P>(p, y, b, x, st);
+      }
+      if (b < p.nb - 1) {  // the tile's inclusive state: A^B st + its aggregate
+        double in[S];
+#pragma unroll
+        for (int s = 0; s < S; ++s) in[s] = sh[(kT - 1) * (S + 1) + s];
+        addMulCol<S, P>(in, p.mats + (size_t)kT * S * S, kW, 0, st);
+        if (t == 0) publish<S>(p, y, b, 1, in);
+      }
+      if (t == 0) {
+#pragma unroll
+        for (int s = 0; s < S; ++s) start[s] = st[s];
+      }
+    }
+    __syncthreads();
+    // This thread's true start: its start from zero plus A^(L*t) times the tile's.
+    double st[S], s0[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s) st[s] = t == 0 ? 0. : sh[(t - 1) * (S + 1) + s], s0[s] = start[s];
+    addMulCol<S, P>(st, p.mats, kT, t, s0);
+    Cascade<K, P> c;
+#pragma unroll
+    for (int s = 0; s < S; ++s) c.z[s] = (float)st[s];
+    run<K, P>(p, tile + t * kStride, count, c, true);
+    if (p.zf && count > 0 && i0 + t * kL + count == p.len) putZf<S>(p, y, c.z);
+    __syncthreads();
+    storeTile<TileS>(p, y, b, tile);
+  }
+}
+
+}  // namespace one
 
 }  // namespace dsp
 
@@ -496,6 +796,48 @@ extern "C" __global__ void __launch_bounds__(GI_IIR_MAXS * GI_IIR_MAXS) gi_iir_p
   }
 }
 
+// gi_iir_scan_powers writes the powers of the s x s matrix a that gi_iir_scan
+// uses (IIRParams.mats): A^(L*t) for t < GI_IIR_SCAN_THREADS, then A^(B*j) for
+// j = 1 .. GI_IIR_SCAN_WINDOW, B = GI_IIR_SCAN_THREADS*GI_IIR_SCAN_L, each stored
+// element by element (element e of power t at mats[e*GI_IIR_SCAN_THREADS + t], of
+// power j at mats[GI_IIR_SCAN_THREADS*s*s + e*GI_IIR_SCAN_WINDOW + j-1]). One
+// block of GI_IIR_MAXS^2 threads, a thread an element; once for each filter (the
+// caller caches them).
+extern "C" __global__ void __launch_bounds__(GI_IIR_MAXS * GI_IIR_MAXS) gi_iir_scan_powers(__grid_constant__ const IIRPowersParams p) {
+  __shared__ double m[GI_IIR_MAXS * GI_IIR_MAXS], q[GI_IIR_MAXS * GI_IIR_MAXS];
+  const int s = p.s, r = threadIdx.x / GI_IIR_MAXS, c = threadIdx.x % GI_IIR_MAXS, e = r * s + c;
+  const bool in = r < s && c < s;
+  // mul sets x to x*m (m the step), every thread its element.
+  auto mul = [&](double* x) {
+    double sum = 0.0;
+    if (in)
+      for (int k = 0; k < s; ++k) sum = fma(x[r * s + k], m[k * s + c], sum);
+    __syncthreads();
+    if (in) x[e] = sum;
+    __syncthreads();
+  };
+  if (in) m[e] = p.a[e], q[e] = r == c;
+  __syncthreads();
+  for (int l = 1; l < GI_IIR_SCAN_L; l *= 2) {  // m = A^L
+    if (in) q[e] = m[e];
+    __syncthreads();
+    mul(q);
+    if (in) m[e] = q[e], q[e] = r == c;
+    __syncthreads();
+  }
+  for (int t = 0; t < GI_IIR_SCAN_THREADS; ++t) {  // q = A^(L*t)
+    if (in) p.mats[(size_t)e * GI_IIR_SCAN_THREADS + t] = q[e];
+    mul(q);
+  }
+  if (in) m[e] = q[e];  // q = m = A^B
+  __syncthreads();
+  double* pb = p.mats + (size_t)GI_IIR_SCAN_THREADS * s * s;
+  for (int j = 0; j < GI_IIR_SCAN_WINDOW; ++j) {  // q = A^(B*(j+1))
+    if (in) pb[(size_t)e * GI_IIR_SCAN_WINDOW + j] = q[e];
+    mul(q);
+  }
+}
+
 // One kernel of each kind for each cascade shape: sosfilt's 1, 2 and 4 sections
 // (fewer are padded with pass-through sections), lfilter's orders 1, 2, 4 and 8
 // (padded with zero coefficients). gi_iir_final is held to 80 registers, 6 blocks
@@ -520,3 +862,17 @@ GI_IIR(4, 2)
 GI_IIR(1, 1)
 GI_IIR(1, 4)
 GI_IIR(1, 8)
+
+// The single-pass family: five blocks an SM (their shared memory's limit).
+#define GI_IIR_SCAN(K, P)                                                                                     \
+  extern "C" __global__ void __launch_bounds__(GI_IIR_SCAN_THREADS, 5) gi_iir_scan_k##K##p##P(              \
+      __grid_constant__ const IIRParams p) {                                                                 \
+    dsp::one::filter<K, P>(p);                                                                               \
+  }
+
+GI_IIR_SCAN(1, 2)
+GI_IIR_SCAN(2, 2)
+GI_IIR_SCAN(4, 2)
+GI_IIR_SCAN(1, 1)
+GI_IIR_SCAN(1, 4)
+GI_IIR_SCAN(1, 8)

@@ -42,6 +42,16 @@ struct Conv1DParams {
 #define GI_IIR_RUNLOG 4    // log2 of the most block states a gi_iir_carry thread runs through in sequence
 #define GI_IIR_BLEVELS 12  // log2(GI_IIR_CARRY) + GI_IIR_RUNLOG: block-level powers A^(L*THREADS*2^j)
 
+// The single-pass family (gi_iir_scan, for batches of many rows): tiles of
+// GI_IIR_SCAN_THREADS*GI_IIR_SCAN_L samples; each thread sums its samples with
+// their state responses GI_IIR_SCAN_G at a time; a tile looks back over up to
+// GI_IIR_SCAN_WINDOW tiles before it for its starting state.
+#define GI_IIR_SCAN_THREADS 64
+#define GI_IIR_SCAN_L 128
+#define GI_IIR_SCAN_G 32
+#define GI_IIR_SCAN_WINDOW 32
+#define GI_IIR_SCAN_LEVELS 6  // log2(GI_IIR_SCAN_THREADS)
+
 // IIRParams: gi_iir_{local,carry,final}_kKpP over rows rows. The kernels filter a
 // virtual sequence v of len samples made from src's n: v[i] = x[j], j = (rev ?
 // len-1-i : i) - pad, oddly extended past both ends (2x[0]-x[-j], 2x[n-1]-x[2n-2-j]:
@@ -55,7 +65,14 @@ struct Conv1DParams {
 // GI_IIR_TLEVELS again, in the parameters, which the GPU keeps in constant memory:
 // the threads' scans read them as operands of their multiply-adds, with no loads
 // (3.5 KB: the parameters stay under 4 KB). agg holds the S-state of each of a
-// row's nb blocks (aggRow doubles a row).
+// row's nb blocks (aggRow doubles a row). gi_iir_scan_kKpP (nb tiles a row) takes
+// the same parameters but for: mats holds gi_iir_scan_powers' powers; tile b of row
+// y has two S-states in agg (at ((y*nb + b)*2 + k)*S: k = 0 its aggregate, 1 its
+// inclusive state) and a flag (flags[y*nb + b]: 0 none yet, 1 the aggregate, 2 the
+// inclusive state); flags[rows*nb] counts the tiles taken; all rows*nb + 1 flags
+// are zero at the launch. tmats holds, as floats, the state responses of
+// GI_IIR_SCAN_G samples (g[i*S + s]: state s after the G samples of a unit sample
+// at i from zero; GI_IIR_SCAN_G*GI_IIR_MAXS floats), then A^G (S x S doubles).
 struct IIRParams {
   const float* src;
   int sp;
@@ -65,6 +82,7 @@ struct IIRParams {
   const double* mats;
   double* agg;
   int aggRow;
+  int* flags;
   int ziMode, sreal;
   const float* zi;
   int ziRow, ziPair;
@@ -125,8 +143,8 @@ struct FftFusedParams {
   int dp[GI_FFTF_BANDS];
 };
 
-// IIRPowersParams: gi_iir_powers, the powers of the s x s state matrix a (row-major)
-// into mats (IIRParams.mats).
+// IIRPowersParams: gi_iir_powers and gi_iir_scan_powers, the powers of the s x s
+// state matrix a (row-major) into mats (IIRParams.mats).
 struct IIRPowersParams {
   double a[GI_IIR_MAXS * GI_IIR_MAXS];
   double* mats;

@@ -31,7 +31,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "fa2ad7fa74a960cc9322e23fef883e8afd355a10240f9674cfc154c65154cd24"
+const HeadersSum = "3f991e5ce3933fc84add0dc26669a9a59ad5a7fdf5933ae888e51504824d9ef3"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -147,6 +147,11 @@ const (
 	IIRCoef        = C.GI_IIR_COEF
 	IIRTLevels     = C.GI_IIR_TLEVELS
 	IIRBLevels     = C.GI_IIR_BLEVELS
+	IIRScanThreads = C.GI_IIR_SCAN_THREADS
+	IIRScanL       = C.GI_IIR_SCAN_L
+	IIRScanG       = C.GI_IIR_SCAN_G
+	IIRScanWindow  = C.GI_IIR_SCAN_WINDOW
+	IIRScanLevels  = C.GI_IIR_SCAN_LEVELS
 	UpolsThreads   = C.GI_UPOLS_THREADS
 	UpolsBands     = C.GI_UPOLS_BANDS
 	FftfBands      = C.GI_FFTF_BANDS
