@@ -122,12 +122,18 @@ func iirBaseParams(st *iirStep) iirParams {
 // kernels; bench/results/iir-h200.md): 64 x 1e6 279 / 417, 16 x 1e6 93 / 130, 8 x
 // 1e6 74 / 77, 1 x 1e6 54 / 27, 1 x 1e7 487 / 121.
 func iirOnePass(dev core.Backend, rows int) bool {
-	return rows*iirScanWindow*3 >= 5*core.MultiProcessors(dev)
+	return rows*iirScanWindow*3 >= iirScanBlocksPerSM*core.MultiProcessors(dev)
 }
 
-// iirScanCUDA runs gi_iir_scan, one pass over the samples, a block a tile: the
-// blocks take the rows' tiles in turn and find each tile's starting state in the
-// states the tiles before it publish (in agg, with their flags, zeroed first).
+// iirScanBlocksPerSM is how many blocks of gi_iir_scan an SM of compute capability
+// 8.0 and later holds at once (its launch bounds; shared memory and registers
+// allow no more). Fewer fit on a 7.5: the blocks past them start as the first
+// finish, find no tile left and return.
+const iirScanBlocksPerSM = 5
+
+// iirScanCUDA runs gi_iir_scan, one pass over the samples: the blocks take the
+// rows' tiles in turn, until none is left, and find each tile's starting state in
+// the states the tiles before it publish (in agg, with their flags, zeroed first).
 // Its powers of A come from gi_iir_scan_powers (cached like gi_iir_powers'), its
 // state responses and A^G in the parameters' Tmats.
 func iirScanCUDA(str core.Stream, dev core.Backend, st *iirStep, p iirParams) error {
@@ -167,7 +173,10 @@ func iirScanCUDA(str core.Stream, dev core.Backend, st *iirStep, p iirParams) er
 		return err
 	}
 	p.Flags, p.Agg = scratch.Ptr, scratch.Ptr+uintptr(flagBytes)
-	return dev.Launch(str, fmt.Sprintf("gi_iir_scan_k%dp%d", c.k, c.p), [3]int{tiles, 1, 1}, [3]int{iirScanThreads, 1, 1}, 0, core.Struct(&p))
+	// The blocks loop over the tiles: as many as fit on the GPU at once (more would
+	// wait for those to finish, and find no tile left).
+	grid := min(tiles, iirScanBlocksPerSM*core.MultiProcessors(dev))
+	return dev.Launch(str, fmt.Sprintf("gi_iir_scan_k%dp%d", c.k, c.p), [3]int{grid, 1, 1}, [3]int{iirScanThreads, 1, 1}, 0, core.Struct(&p))
 }
 
 // iirPowers is the powers of c's state matrix that kernel (gi_iir_powers or

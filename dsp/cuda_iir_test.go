@@ -205,8 +205,11 @@ func TestCUDAIIRMatchesCPU(t *testing.T) {
 // threads take one by one: runs of 2 and 4 states; a row of more than one step's
 // runs of 16: 4,099 states, a second step with a partial run), and 24 rows of 37
 // tiles for the single-pass kernel, whose look-backs then reach past a window of
-// 32 tiles, against the CPU device with random zi, as TestCUDAIIRMatchesCPU
-// compares them.
+// 32 tiles and whose blocks (at most 5 an SM) each take several tiles in turn,
+// against the CPU device with random zi, as TestCUDAIIRMatchesCPU compares them;
+// then the single pass's other paths over as many tiles: a transfer function of
+// order 5 (which filters its runs for their end states) and the zero-phase
+// filters' reversed, padded passes.
 func TestCUDAIIRLongRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("17 million samples on the CPU")
@@ -215,6 +218,7 @@ func TestCUDAIIRLongRows(t *testing.T) {
 	r := tu.Rand(t)
 	sos := randButter(t, r, 8)
 	b, a := randBAIn(r, 2, 0.95)
+	b5, a5 := randBAIn(r, 5, 0.95)
 	for _, sz := range [][2]int{{2, 1500000}, {1, 3900000}, {1, 4100*4096 - 100}, {24, 300000}} {
 		rows, n := sz[0], sz[1]
 		for _, f := range []struct {
@@ -252,6 +256,33 @@ func TestCUDAIIRLongRows(t *testing.T) {
 				im.Close()
 			}
 		}
+	}
+	rows, n := 24, 300001
+	cs, vals := signals(t, r, gpuimage.CPU(), rows, n)
+	defer cs.Close()
+	gs := upload(t, gpu, vals)
+	defer gs.Close()
+	for _, f := range []struct {
+		name string
+		run  func(src, dst *gpuimage.Image) error
+	}{
+		{"lfilter order 5", func(src, dst *gpuimage.Image) error { return dsp.LFilter(src, dst, b5, a5) }},
+		{"sosfiltfilt", func(src, dst *gpuimage.Image) error { return dsp.SOSFiltFilt(src, dst, sos) }},
+		{"filtfilt order 2", func(src, dst *gpuimage.Image) error { return dsp.FiltFilt(src, dst, b, a) }},
+	} {
+		name := fmt.Sprintf("%s %dx%d", f.name, rows, n)
+		want, got := &gpuimage.Image{}, tu.Poisoned(t, gpu, rows, n, gpuimage.CV32FC1)
+		if err := f.run(cs, want); err != nil {
+			t.Fatalf("%s: CPU: %v", name, err)
+		}
+		if err := f.run(gs, got); err != nil {
+			t.Fatalf("%s: GPU: %v", name, err)
+		}
+		if e := rmsDiff(f64(tu.Float32s(t, got)), f64(tu.Float32s(t, want))); e > 1e-4 {
+			t.Errorf("%s: GPU off the CPU by %.3g of the RMS", name, e)
+		}
+		want.Close()
+		got.Close()
 	}
 }
 

@@ -33,12 +33,13 @@
 // tiles of B = GI_IIR_SCAN_THREADS*GI_IIR_SCAN_L samples joined by a scan with
 // decoupled look-back (Merrill and Garland's, as Maleki and Burtscher's PLR uses it
 // for linear recurrences).
-//   - A block takes the next tile from a counter (so the tiles before its own are
-//     taken by running blocks; ids interleave the rows, tile b of row y being
-//     b*rows + y, so a row's tile comes well after the one before it) and stages
-//     it in shared memory. Each thread finds the state its run ends in from zero:
-//     sums of its samples times their state responses (the parameters' g: 8
-//     multiply-adds a sample, no recursion), GI_IIR_SCAN_G samples at a time,
+//   - A block (as many as fit on the GPU at once, each looping until no tile is
+//     left, so that the powers it stages in shared memory are read once) takes the
+//     next tile from a counter (so the tiles before its own are taken by running
+//     blocks; ids interleave the rows, tile b of row y being b*rows + y, so a row's
+//     tile comes well after the one before it) and stages it in shared memory. Each thread finds the state its run ends in from zero:
+//     sums of its samples times their state responses (g, staged in shared
+//     memory: 8 multiply-adds a sample, no recursion), GI_IIR_SCAN_G samples at a time,
 //     joined by A^G (a transfer function of order 3 and more filters its run
 //     instead: see endState).
 //   - The threads' scan (powers A^(L*2^j)) gives each the state at its end from
@@ -47,7 +48,9 @@
 //   - Warp 0 looks back over the row's GI_IIR_SCAN_WINDOW tiles before, a lane
 //     each: the nearest with an inclusive state (flag 2: its true end state) and
 //     the aggregates after it, each times its power of A^B, summed, are the tile's
-//     starting state; the block publishes its own inclusive state at once.
+//     starting state; the block publishes its own inclusive state at once. Flags
+//     are stored with release semantics and polled relaxed, with one acquire fence
+//     after (a fence or acquire load on every poll empties the SM's L1).
 //   - Each thread's true start (its start from zero plus A^(L*t) times the tile's)
 //     starts the recursion again over its samples, which writes the outputs, and
 //     the tile goes back to global memory.
@@ -89,7 +92,8 @@ struct Cascade {
     for (int s = 0; s < S; ++s) z[s] = 0.f;
   }
   // step filters one sample through the sections; c holds each section's b0..bP
-  // and -a1..-aP.
+  // and -a1..-aP. The feedback term is added last, so that a section's recursion
+  // (y to the next sample's y) is two dependent multiply-adds, not three.
   __device__ __forceinline__ float step(const float* c, float v) {
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -97,8 +101,8 @@ struct Cascade {
       float* q = z + k * P;
       const float y = fmaf(s[0], v, q[0]);
 #pragma unroll
-      for (int i = 0; i < P - 1; ++i) q[i] = fmaf(s[i + 1], v, fmaf(s[P + 1 + i], y, q[i + 1]));
-      q[P - 1] = fmaf(s[P], v, s[2 * P] * y);
+      for (int i = 0; i < P - 1; ++i) q[i] = fmaf(s[P + 1 + i], y, fmaf(s[i + 1], v, q[i + 1]));
+      q[P - 1] = fmaf(s[2 * P], y, s[P] * v);
       v = y;
     }
     return v;
@@ -220,7 +224,7 @@ __device__ __forceinline__ double* stageMats(const double* from, int count) {
 // its end) in a tile of shape Sh. Where runs lie 16 bytes apart the aligned copies
 // are cp.async, which the caller waits for (copyWait) before its barrier.
 template <class Sh>
-__device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int b, float* tile) {
+__device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int b, float* tile, const int t = threadIdx.x) {
   constexpr int kT = Sh::kT, kL = Sh::kL, kB = Sh::kB;
   const int i0 = b * kB;
   const float* from = x + (i0 - p.pad);
@@ -230,7 +234,7 @@ __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int
     // a warp's 512 bytes are one run, 16-byte aligned).
 #pragma unroll
     for (int k = 0; k < kB / 4 / kT; ++k) {
-      const int e = (threadIdx.x + k * kT) * 4;
+      const int e = (t + k * kT) * 4;
       float* t = tile + Sh::index(e);
       if (Sh::kStride % 4 == 0) {
         copyAsync16(t, from + e);
@@ -249,13 +253,13 @@ __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int
     if (p.rev) {
 #pragma unroll 8
       for (int k = 0; k < kL; ++k) {
-        const int e = threadIdx.x + k * kT;
+        const int e = t + k * kT;
         tile[Sh::index(e)] = __ldg(lo + (kB - 1 - e));
       }
     } else {
 #pragma unroll 8
       for (int k = 0; k < kL; ++k) {
-        const int e = threadIdx.x + k * kT;
+        const int e = t + k * kT;
         tile[Sh::index(e)] = __ldg(lo + e);
       }
     }
@@ -263,7 +267,7 @@ __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int
   }
 #pragma unroll 8
   for (int k = 0; k < kL; ++k) {  // kL loads a thread, 8 in flight
-    const int e = threadIdx.x + k * kT;
+    const int e = t + k * kT;
     tile[Sh::index(e)] = i0 + e < p.len ? vin(p, x, i0 + e) : 0.f;
   }
 }
@@ -271,9 +275,9 @@ __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int
 // storeTile writes a tile of shape Sh, row y's virtual samples b*kB .. after
 // filtering, where they land in dst (see IIRParams).
 template <class Sh>
-__device__ __forceinline__ void storeTile(const IIRParams& p, int y, int b, const float* tile) {
+__device__ __forceinline__ void storeTile(const IIRParams& p, int y, int b, const float* tile, const int t = threadIdx.x) {
   constexpr int kT = Sh::kT, kL = Sh::kL, kB = Sh::kB;
-  const int t = threadIdx.x, i0 = b * kB;
+  const int i0 = b * kB;
   float* d = row<float>(p.dst, p.dp, y);
   float* to = d + (i0 - p.opad);
   if (!p.rev && i0 >= p.opad && i0 + kB - p.opad <= p.outn && i0 + kB <= p.len && (reinterpret_cast<uintptr_t>(to) & 15) == 0) {
@@ -579,12 +583,14 @@ __device__ __forceinline__ void run(const IIRParams& p, float* mine, int count, 
 
 // endState is the state this thread's run of the tile (mine: kL samples, zeros past
 // the row's end) ends in from zero: for each GI_IIR_SCAN_G samples, the samples
-// times their state responses (the parameters' g: constant operands), then the
-// runs so far carried over them by A^G (ag, in shared memory). A transfer function
+// times their state responses (g, in shared memory: a loop over the samples, four
+// at a time, not the 1,500 instructions that unrolling it took, whose fetches
+// stalled the warps), then the runs so far carried over them by A^G (ag, in shared
+// memory). A transfer function
 // of order 3 and more filters its run instead: the responses of its direct form
 // have large terms that cancel, which float sums keep to only 1e-4 of the RMS.
 template <int K, int P>
-__device__ __forceinline__ void endState(const IIRParams& p, const float* mine, const double* ag, double (&v)[K * P]) {
+__device__ __forceinline__ void endState(const IIRParams& p, const float* mine, const float* g, const double* ag, double (&v)[K * P]) {
   constexpr int S = K * P;
   if (P > 2) {  // a transfer function's direct form: its state responses cancel in float
     Cascade<K, P> c;
@@ -596,14 +602,13 @@ __device__ __forceinline__ void endState(const IIRParams& p, const float* mine, 
   }
   // The runs' sums side by side, so that each response is loaded once for all.
   constexpr int R = kL / kG;
-  const float* g = reinterpret_cast<const float*>(p.tmats);
   float a[R][S];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
 #pragma unroll
     for (int s = 0; s < S; ++s) a[r][s] = 0.f;
   }
-#pragma unroll
+#pragma unroll 1
   for (int i = 0; i < kG; i += 4) {
     float x[R][4];
 #pragma unroll
@@ -633,7 +638,11 @@ __device__ __forceinline__ void endState(const IIRParams& p, const float* mine, 
 }
 
 // flagAt reads a tile's flag, bypassing the L1 (another block writes it).
-__device__ __forceinline__ int flagAt(const int* f) { return *reinterpret_cast<const volatile int*>(f); }
+__device__ __forceinline__ int flagAt(const int* f) {
+  int v;
+  asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(f) : "memory");
+  return v;
+}
 
 // lookBack is run by warp 0 of the block that has tile b of row y: the state the
 // tile starts in (all lanes hold it). Lane l looks at tile b-1-l (tile -1 being the
@@ -664,7 +673,7 @@ __device__ __forceinline__ void lookBack(const IIRParams& p, int y, int b, const
 #endif
     }
   }
-  __threadfence();  // the states after the flags
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");  // the states after the flags
 #pragma unroll
   for (int s = 0; s < S; ++s) st[s] = 0.;
   if (lane <= k) {
@@ -698,36 +707,41 @@ __device__ __forceinline__ void publish(const IIRParams& p, int y, int b, int sl
   double* a = p.agg + (i * 2 + slot) * S;
 #pragma unroll
   for (int s = 0; s < S; ++s) __stcg(a + s, v[s]);
-  __threadfence();
-  *reinterpret_cast<volatile int*>(p.flags + i) = slot + 1;
+  asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p.flags + i), "r"(slot + 1) : "memory");
 }
 
-// filter is a block of gi_iir_scan: it takes the next tile and filters it (see the
-// top of the file).
+// filter is a block of gi_iir_scan: it takes tiles from the counter until none is
+// left, and filters each (see the top of the file).
 template <int K, int P>
 __device__ void filter(const IIRParams& p) {
   constexpr int S = K * P;
   __shared__ __align__(16) float tile[kT * kStride];
   __shared__ double sh[kT * (S + 1)];
-  __shared__ double mats[(kLevels + 1) * S * S];  // A^(L*2^j), then A^G
+  __shared__ double mats[(kLevels + 2) * S * S];  // A^(L*2^j), then A^G, then A^B
   __shared__ double start[S];
+  __shared__ __align__(16) float g[kG * S];  // the state responses
   __shared__ int next;
-  const int t = threadIdx.x;
-  if (t == 0) next = atomicAdd(p.flags + p.rows * p.nb, 1);
+  const int t = threadIdx.x, total = p.rows * p.nb;
+  int* const counter = p.flags + total;
+  if (t == 0) next = atomicAdd(counter, 1);
   for (int i = t; i < kLevels * S * S; i += kT) mats[i] = p.mats[(size_t)(i % (S * S)) * kT + (1 << (i / (S * S)))];
   const double* ag = reinterpret_cast<const double*>(p.tmats) + GI_IIR_SCAN_G * GI_IIR_MAXS / 2;
-  for (int i = t; i < S * S; i += kT) mats[kLevels * S * S + i] = ag[i];
+  for (int i = t; i < S * S; i += kT) mats[kLevels * S * S + i] = ag[i], mats[(kLevels + 1) * S * S + i] = p.mats[((size_t)kT * S * S) + (size_t)i * kW];
+  for (int i = t; i < kG * S; i += kT) g[i] = reinterpret_cast<const float*>(p.tmats)[i];
   __syncthreads();
-  {
-    const int id = next;
+  for (int id = next; id < total;) {
+    // The thread's index, opaque to the compiler: the tile's addresses are made
+    // again each turn, not hoisted out of the loop into registers it lacks.
+    int ti = t;
+    asm volatile("mov.b32 %0, %0;" : "+r"(ti));
     const int y = id % p.rows, b = id / p.rows, i0 = b * kB;
     const int count = min(kL, max(0, p.len - i0 - t * kL));  // this thread's samples
     const float* x = row<float>(p.src, p.sp, y);
-    loadTile<TileS>(p, x, b, tile);
+    loadTile<TileS>(p, x, b, tile, ti);
     copyWait();
     __syncthreads();
     double v[S];
-    endState<K, P>(p, tile + t * kStride, mats + kLevels * S * S, v);
+    endState<K, P>(p, tile + t * kStride, g, mats + kLevels * S * S, v);
     scan<S, P, kT>(v, sh, mats);
 #pragma unroll
     for (int s = 0; s < S; ++s) sh[t * (S + 1) + s] = v[s];
@@ -744,7 +758,7 @@ __device__ void filter(const IIRParams& p) {
         double in[S];
 #pragma unroll
         for (int s = 0; s < S; ++s) in[s] = sh[(kT - 1) * (S + 1) + s];
-        addMulCol<S, P>(in, p.mats + (size_t)kT * S * S, kW, 0, st);
+        addMul<S, P>(in, mats + (kLevels + 1) * S * S, st);
         if (t == 0) publish<S>(p, y, b, 1, in);
       }
       if (t == 0) {
@@ -764,7 +778,10 @@ __device__ void filter(const IIRParams& p) {
     run<K, P>(p, tile + t * kStride, count, c, true);
     if (p.zf && count > 0 && i0 + t * kL + count == p.len) putZf<S>(p, y, c.z);
     __syncthreads();
-    storeTile<TileS>(p, y, b, tile);
+    if (t == 0) next = atomicAdd(counter, 1);  // every thread has read the last one
+    storeTile<TileS>(p, y, b, tile, ti);
+    __syncthreads();  // the tile is free for the next
+    id = next;
   }
 }
 
