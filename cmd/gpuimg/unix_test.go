@@ -116,7 +116,21 @@ func TestInterruptedBatch(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(ms) * time.Millisecond)
+		// The batch has started once its first file appears in out: from there,
+		// not from the start of a process that a loaded machine may take longer
+		// than 300 ms to start (a SIGINT before main runs ends it as Go's default
+		// does, by the signal), the interrupt comes 0 to 1.2 s later.
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+			if entries, _ := os.ReadDir(out); len(entries) > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("no file in %s 30 s after the batch started", out)
+			}
+		}
+		time.Sleep(time.Duration(ms-300) * time.Millisecond)
 		cmd.Process.Signal(os.Interrupt)
 		err := cmd.Wait()
 		var ee *exec.ExitError
