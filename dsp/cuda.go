@@ -119,8 +119,10 @@ func iirBaseParams(st *iirStep) iirParams {
 // rows have all their tiles on the GPU at once, each waiting for the window
 // before it; the three kernels, which read the samples twice, are faster there.
 // On an H200 (µs, sosfilt of an order-8 Butterworth, single pass against three
-// kernels; bench/results/iir-h200.md): 64 x 1e6 279 / 417, 16 x 1e6 93 / 130, 8 x
-// 1e6 74 / 77, 1 x 1e6 54 / 27, 1 x 1e7 487 / 121.
+// kernels, forced, before the single pass's blocks looped over the tiles;
+// bench/results/iir-h200.md): 64 x 1e6 279 / 417, 16 x 1e6 93 / 130, 8 x 1e6 74 /
+// 77, 1 x 1e6 54 / 27, 1 x 1e7 487 / 121. Since then 8 x 1e6 takes 75 by the single
+// pass (the crossover was not measured again).
 func iirOnePass(dev core.Backend, rows int) bool {
 	return rows*iirScanWindow*3 >= iirScanBlocksPerSM*core.MultiProcessors(dev)
 }

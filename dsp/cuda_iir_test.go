@@ -301,7 +301,6 @@ func TestCUDAIIRViewsAndStreams(t *testing.T) {
 	gs := upload(t, gpu, vals)
 	defer gs.Close()
 	rect := image.Rect(123, 1, 14321, 11) // 10 rows: the single-pass kernel
-
 	cv, _ := cs.Region(rect)
 	gv, _ := gs.Region(rect)
 	onStreams(t, gpu, func(g int, s *gpuimage.Stream) error {
