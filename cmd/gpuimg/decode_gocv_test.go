@@ -131,7 +131,9 @@ func TestDecodersAgree(t *testing.T) {
 			table = append(table, fmt.Sprintf("%s %-8v %5dx%-5d max diff %g, %.3f%% beyond ±1", row, cv.typ, cv.cols, cv.rows, d, 100*over))
 			// Exact but for JPEG: Go's IDCT rounds differently from libjpeg-turbo's
 			// (±1 in each plane: gray and luma are held to ±1); through YCbCr → BGR (or CMYK) a chroma unit becomes up to
-			// 1.8 units, so colour is held to ±3 with at most 2% (or, in small images, 24 values) beyond ±1.
+			// 1.8 units, so colour is held to ±3 with at most 2% (or, in small images, 48 values) beyond ±1.
+			// The differences come in clusters (one chroma sample's rounding reaches several pixels and all
+			// three channels): in 480 random 21x11 photos the count beyond ±1 was 0-20, once 25.
 			tol, share := 0.0, 0.0
 			switch {
 			case h.format == "jpeg" && cv.typ.Channels() == 1 && h.components != 4:
@@ -140,7 +142,7 @@ func TestDecodersAgree(t *testing.T) {
 				tol, share = 3, 0.02
 			}
 			n := float64(len(cv.data)) / float64(cv.typ.Depth().Size())
-			if d < 0 || d > tol || over*n > max(share*n, min(share*n*100, 24)) {
+			if d < 0 || d > tol || over*n > max(share*n, min(share*n*100, 48)) {
 				t.Errorf("%s -read %v: OpenCV %v %dx%d, pure Go %v %dx%d, max diff %g (allowed %g)",
 					f.name, &mode, cv.typ, cv.cols, cv.rows, pure.typ, pure.cols, pure.rows, d, tol)
 			}
