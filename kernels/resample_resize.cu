@@ -26,7 +26,11 @@
 //   gi_resize_v_MODE_T        image of the output's width (Pillow's order): the
 //                             horizontal pass of every source row (a thread a
 //                             pixel; he: an element, for steep shrinks), then the
-//                             vertical pass (E elements a thread).
+//                             vertical pass (E elements a thread; for p, 4 taps at
+//                             a time by dp4a).
+//   gi_resize_hw_p_K_u8cCN    Pillow's horizontal pass for 8U of CN channels and at
+//                             most K taps: a pixel's taps read as whole words and
+//                             summed 4 at a time by dp4a.
 // MODE is the arithmetic: f, float in OpenCV's order, each product and sum
 // rounded, no fused multiply-adds; x8, 8U fixed point with 11-bit taps; ex,
 // INTER_LINEAR_EXACT's; p, Pillow's 8-bit fixed point (Scale), each pass rounded
@@ -720,9 +724,7 @@ __device__ __forceinline__ void vpass(const ResizeParams& p) {
     for (int j = 0; j < n; ++j) {
       const Vec<M, E> v = *reinterpret_cast<const Vec<M, E>*>(src + (size_t)clampi(st + j, sh) * sp);
       const float wf = __ldg(b + j);
-      // Pillow's weights are integers of magnitude at most 2^22: adding 1.5 * 2^23
-      // puts one in the low mantissa bits (an add, not a conversion).
-      const int wi = __float_as_int(__fadd_rn(wf, 12582912.f)) - 0x4B400000;
+      const int wi = MODE == kPillow ? (int)wf : 0;  // Pillow's weights are integers (below 2^23)
 #pragma unroll
       for (int e = 0; e < E; ++e) accTap<MODE>(acc[e], j, (A)v.v[e], MODE == kPillow ? (A)wi : (A)wf);
     }
@@ -1130,6 +1132,164 @@ __device__ __forceinline__ void tileX8(const ResizeParams& p) {
   }
 }
 
+// splitWeights packs bits 0-7, 8-15 and 16-23 of 4 of Pillow's integer weights
+// (|w| < 2^23) into wb[0..2], a byte a weight, weight k in byte k: a sum of
+// bytes times the weights is then exactly dp4a(wb[0]) + dp4a(wb[1]) << 8 +
+// dp4a(wb[2], signed) << 16 (pillowSum), in 32 bits.
+__device__ __forceinline__ void splitWeights(const int (&w)[4], unsigned (&wb)[3]) {
+#pragma unroll
+  for (int b = 0; b < 3; ++b)
+    wb[b] = packLow((unsigned)(w[0] >> (8 * b)), (unsigned)(w[1] >> (8 * b)), (unsigned)(w[2] >> (8 * b)), (unsigned)(w[3] >> (8 * b)));
+}
+
+// dotSplit adds 4 taps (bytes of tp) times their split weights wb to sum.
+__device__ __forceinline__ void dotSplit(unsigned tp, const unsigned (&wb)[3], int (&sum)[3]) {
+  sum[0] = dot4<false>(tp, wb[0], sum[0]);
+  sum[1] = dot4<false>(tp, wb[1], sum[1]);
+  sum[2] = dot4<true>(tp, wb[2], sum[2]);
+}
+
+// pillowSum is Pillow's pass sum from dotSplit's three sums: 2^21 (its rounding)
+// plus the exact sum of products, wrapping as 32-bit integers do.
+__device__ __forceinline__ int pillowSum(const int (&sum)[3]) {
+  return (int)((1u << 21) + (unsigned)sum[0] + ((unsigned)sum[1] << 8) + ((unsigned)sum[2] << 16));
+}
+
+// hwRow stores a pixel's Pillow-rounded 8-bit values (CN channels) at d from its
+// taps at s: ng groups of 4 taps (NG at most) read as whole words, realigned
+// with a funnel shift, and summed with dp4a against their split weights wb.
+template <int NG, int CN>
+__device__ __forceinline__ void hwRow(const unsigned char* s, const unsigned (&wb)[NG][3], int ng, unsigned char* d) {
+  const size_t a = reinterpret_cast<size_t>(s);
+  const unsigned* const wp = reinterpret_cast<const unsigned*>(a & ~(size_t)3);
+  const int sft = (int)(a & 3) * 8;
+  unsigned prev = __ldg(wp);
+  int sum[CN][3] = {};
+#pragma unroll
+  for (int g = 0; g < NG; ++g) {
+    if (g < ng) {
+      unsigned v[CN];
+#pragma unroll
+      for (int q = 0; q < CN; ++q) {
+        const unsigned next = __ldg(wp + g * CN + q + 1);
+        v[q] = __funnelshift_r(prev, next, sft);
+        prev = next;
+      }
+#pragma unroll
+      for (int c = 0; c < CN; ++c) dotSplit(chanTaps<CN>(v, 0, c), wb[g], sum[c]);
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < CN; ++c) d[c] = (unsigned char)pillow8(pillowSum(sum[c]));
+}
+
+// hpassW: Pillow's horizontal pass (hpass's kPillow arithmetic, bit for bit) for
+// 8U of CN = 1, 3 or 4 channels and at most 4 * NG taps: a thread an output pixel
+// down the rows (grid-stride), its taps read as whole words and summed 4 at a
+// time with dp4a (hwRow) against the weights split in registers
+// (splitWeights). Taps past the pixel's nx have zero weights; a pixel whose
+// words would leave its row (at the right edge) reads its taps one by one,
+// clamped, as hpass.
+template <int NG, int CN>
+__device__ __forceinline__ void hpassW(const ResizeParams& p) {
+  const int dx = blockIdx.x * GI_RESIZE_RT + threadIdx.x;
+  if (dx >= p.dw) return;
+  const int st = __ldg(p.xstart + dx), n = p.nx, ng = (n + 3) >> 2, sw = p.sw, rows = p.dh, sp = p.sp, dp = p.dp;
+  const float* const wg = p.xw + (size_t)dx * n;
+  unsigned wb[NG][3];
+#pragma unroll
+  for (int g = 0; g < NG; ++g) {
+    int w[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) w[k] = 4 * g + k < n ? (int)__ldg(wg + 4 * g + k) : 0;
+    splitWeights(w, wb[g]);
+  }
+  // The words a row's pixel reads lie in [its first byte - 3, + 4 * ng * CN + 4).
+  const bool words = st >= 0 && (st + 4 * ng) * CN + 4 <= sw * CN;
+  const int last = sw - 1 - st;
+  const unsigned char* const src = static_cast<const unsigned char*>(p.src) + (size_t)st * CN;
+  unsigned char* const dst = static_cast<unsigned char*>(p.dst) + (size_t)dx * CN;
+  for (int y = blockIdx.y; y < rows; y += gridDim.y) {
+    const unsigned char* const s = src + (size_t)y * sp;
+    unsigned char* const d = dst + (size_t)y * dp;
+    if (words) {
+      hwRow<NG, CN>(s, wb, ng, d);
+      continue;
+    }
+    unsigned acc[CN];
+    for (int j = 0; j < n; ++j) {
+      const unsigned char* const sj = s + min(j, last) * CN;
+      const unsigned w = (unsigned)(int)__ldg(wg + j);
+#pragma unroll
+      for (int c = 0; c < CN; ++c) acc[c] = (j == 0 ? 1u << 21 : acc[c]) + sj[c] * w;
+    }
+#pragma unroll
+    for (int c = 0; c < CN; ++c) d[c] = (unsigned char)pillow8((int)acc[c]);
+  }
+}
+
+// vpassP8: vpass for Pillow's arithmetic on 8U (bit for bit), GI_RESIZE_VE8 = 8
+// consecutive output elements a thread down the rows (grid-stride): the taps 4
+// rows at a time (rows clamped; weights past ny zero), each element's 4 bytes
+// gathered into one word by a 4x4 byte transpose of the rows' words and summed
+// with dp4a against the split weights (splitWeights), as hpassW sums.
+__device__ __forceinline__ void vpassP8(const ResizeParams& p) {
+  constexpr int E = GI_RESIZE_VE8;
+  static_assert(E == 8, "vpassP8: 8 elements a thread");
+  const int w = p.dw * p.cn, x0 = (blockIdx.x * GI_RESIZE_RT + threadIdx.x) * E;
+  if (x0 >= w) return;
+  const int rows = p.dh, n = p.ny, sh = p.sh, sp = p.sp, dp = p.dp;
+  const unsigned char* const src = static_cast<const unsigned char*>(p.src) + x0;
+  for (int y = blockIdx.y; y < rows; y += gridDim.y) {
+    const int st = __ldg(p.ystart + y);
+    const float* const b = p.yw + (size_t)y * n;
+    int sum[E][3] = {};
+    for (int j0 = 0; j0 < n; j0 += 4) {
+      uint2 r[4];
+      int wk[4];
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        r[k] = *reinterpret_cast<const uint2*>(src + (size_t)clampi(st + j0 + k, sh) * sp);
+        wk[k] = j0 + k < n ? (int)__ldg(b + j0 + k) : 0;  // integers, below 2^23 (not 2^22: a magic-number add would round)
+      }
+      unsigned wb[3];
+      splitWeights(wk, wb);
+#pragma unroll
+      for (int hf = 0; hf < 2; ++hf) {
+        const unsigned a0 = hf ? r[0].y : r[0].x, a1 = hf ? r[1].y : r[1].x, a2 = hf ? r[2].y : r[2].x, a3 = hf ? r[3].y : r[3].x;
+        const unsigned t0 = __byte_perm(a0, a1, 0x5140), t1 = __byte_perm(a0, a1, 0x7362);
+        const unsigned u0 = __byte_perm(a2, a3, 0x5140), u1 = __byte_perm(a2, a3, 0x7362);
+        dotSplit(__byte_perm(t0, u0, 0x5410), wb, sum[4 * hf]);
+        dotSplit(__byte_perm(t0, u0, 0x7632), wb, sum[4 * hf + 1]);
+        dotSplit(__byte_perm(t1, u1, 0x5410), wb, sum[4 * hf + 2]);
+        dotSplit(__byte_perm(t1, u1, 0x7632), wb, sum[4 * hf + 3]);
+      }
+    }
+    Vec<u8, E> out;
+#pragma unroll
+    for (int e = 0; e < E; ++e) out.v[e] = sati<u8>(pillowSum(sum[e]) >> 22);
+    u8* const d = static_cast<u8*>(p.dst) + (size_t)y * dp + x0;
+    if (x0 + E <= w && reinterpret_cast<size_t>(d) % sizeof(out) == 0) {
+      *reinterpret_cast<Vec<u8, E>*>(d) = out;
+    } else {
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        if (x0 + e < w) d[e] = out.v[e];
+    }
+  }
+}
+
+// VPass is the two passes' vertical kernel: vpass, or for Pillow's 8-bit
+// arithmetic vpassP8.
+template <int MODE, typename T>
+struct VPass {
+  static __device__ __forceinline__ void run(const ResizeParams& p) { vpass<MODE, T, GI_RESIZE_VEF>(p); }
+};
+template <>
+struct VPass<kPillow, u8> {
+  static __device__ __forceinline__ void run(const ResizeParams& p) { vpassP8(p); }
+};
+
 }  // namespace resize
 
 #define GI_RESIZE_GATHER(T)                                                                                      \
@@ -1194,13 +1354,26 @@ GI_RESIZE_SEP8(4, 2, 4, e2)
   }                                                                                                         \
   extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_v_##NAME##_##T(                      \
       __grid_constant__ const ResizeParams p) {                                                             \
-    resize::vpass<resize::MODE, T, resize::MODE == resize::kPillow ? GI_RESIZE_VE8 : GI_RESIZE_VEF>(p);     \
+    resize::VPass<resize::MODE, T>::run(p);                                                                 \
   }
 GI_RESIZE_HV(f, kFloat, u8)
 GI_RESIZE_HV(f, kFloat, u16)
 GI_RESIZE_HV(f, kFloat, s16)
 GI_RESIZE_HV(f, kFloat, f32)
 GI_RESIZE_HV(p, kPillow, u8)
+
+// gi_resize_hw_p_K_u8cCN: hpassW, at most K taps, CN channels.
+#define GI_RESIZE_HW(K, CN)                                                                                 \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_hw_p_##K##_u8c##CN(                  \
+      __grid_constant__ const ResizeParams p) {                                                             \
+    resize::hpassW<K / 4, CN>(p);                                                                           \
+  }
+GI_RESIZE_HW(16, 1)
+GI_RESIZE_HW(16, 3)
+GI_RESIZE_HW(16, 4)
+GI_RESIZE_HW(32, 1)
+GI_RESIZE_HW(32, 3)
+GI_RESIZE_HW(32, 4)
 
 // gi_resize_tile_f_u8cCN: tile, CN channels.
 #define GI_RESIZE_TILE(CN)                                                                                  \

@@ -371,8 +371,8 @@ const resizeStageMax = 48 << 10
 // resizeTwoPass runs a separable plan of more than 8 taps an axis as Pillow does:
 // the horizontal pass of every source row into an intermediate image of the
 // output's width (8-bit for Pillow's arithmetic, float sums otherwise), then the
-// vertical pass from it (gi_resize_h_* or _he_*, gi_resize_v_*). The intermediate comes
-// from the device's allocation cache.
+// vertical pass from it (resizeHKernel's, then gi_resize_v_*). The intermediate
+// comes from the device's allocation cache.
 func resizeTwoPass(str core.Stream, s, d *core.State, pl *resizePlan, p resizeParams, sms int) error {
 	mid, ve := 4, resizeVEF
 	if pl.arith == arPillow {
@@ -388,30 +388,56 @@ func resizeTwoPass(str core.Stream, s, d *core.State, pl *resizePlan, p resizePa
 	name := func(pass string) string {
 		return fmt.Sprintf("gi_resize_%s_%s_%s", pass, resizeMode(pl), resizeSuffix(pl.depth))
 	}
-	// Enough blocks for 16 a multiprocessor, each walking down its share of rows.
-	gy := func(gx, rows int) int { return min(rows, max(1, (16*sms+gx-1)/gx), 65535) }
+	// As many blocks as the multiprocessors hold at once (one wave, no tail), each
+	// walking down its share of rows. (It was 16 blocks a multiprocessor: where
+	// fewer fit, as for the staged weights of Scale's 4K -> 256x144 Lanczos3 (4),
+	// that ran in waves; that case went from 113.6 to 93.8 us on the H200.)
+	gy := func(kernel string, gx, rows, smem int) int {
+		return min(rows, max(1, core.BlocksPerSM(s.Dev, kernel, resizeRT, smem, 16)*sms/gx), 65535)
+	}
 	h := p
 	h.Dst, h.Dp, h.Dh = buf.Ptr, int32(pitch), int32(pl.sh)
-	ws := pl.x.n | 1 // odd: the staged weights' rows fall in different banks
-	if resizeRT*ws*4 > resizeStageMax {
-		ws = 0
+	hk, elem := resizeHKernel(pl, s.Buf != nil && s.Buf.Ptr%4 == 0)
+	hn := pl.dw
+	if elem {
+		hn = pl.dw * pl.cn
+	}
+	ws := 0 // gi_resize_hw_* keeps its weights in registers
+	if !strings.HasPrefix(hk, "gi_resize_hw_") {
+		ws = pl.x.n | 1 // odd: the staged weights' rows fall in different banks
+		if resizeRT*ws*4 > resizeStageMax {
+			ws = 0
+		}
 	}
 	h.Ws = int32(ws)
-	// A thread a pixel, or for steep shrinks of 3 or 4 channels a thread an element
-	// (gi_resize_he_*): a thread a pixel would spread a warp's loads of one tap over
-	// many cache lines (on the H100 from about 16x).
-	hk, hn := "h", pl.dw
-	if pl.cn >= 3 && pl.sw >= 16*pl.dw {
-		hk, hn = "he", pl.dw*pl.cn
-	}
 	gx := (hn + resizeRT - 1) / resizeRT
-	if err := s.Dev.Launch(str, name(hk), [3]int{gx, gy(gx, pl.sh), 1}, [3]int{resizeRT, 1, 1}, resizeRT*ws*4, core.Struct(&h)); err != nil {
+	if err := s.Dev.Launch(str, hk, [3]int{gx, gy(hk, gx, pl.sh, resizeRT*ws*4), 1}, [3]int{resizeRT, 1, 1}, resizeRT*ws*4, core.Struct(&h)); err != nil {
 		return err
 	}
 	v := p
 	v.Src, v.Sp = buf.Ptr, int32(pitch)
 	vx := (pl.dw*pl.cn + resizeRT*ve - 1) / (resizeRT * ve)
-	return s.Dev.Launch(str, name("v"), [3]int{vx, gy(vx, pl.dh), 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&v))
+	return s.Dev.Launch(str, name("v"), [3]int{vx, gy(name("v"), vx, pl.dh, 0), 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&v))
+}
+
+// resizeHKernel is the two passes' horizontal kernel for the plan, and whether it
+// runs a thread an output element (else a pixel):
+//   - for steep shrinks of 3 or 4 channels (16x and more) gi_resize_he_*, a thread
+//     an element: a thread a pixel would spread a warp's loads of one tap over
+//     many cache lines (on the H100 from about 16x);
+//   - for Pillow's arithmetic on 8U of 1, 3 or 4 channels and at most K = 16 or 32
+//     taps, gi_resize_hw_p_K_u8cN, which reads a pixel's taps as whole words (so
+//     its source's allocation must be 4-byte aligned: words4) and sums them with
+//     dp4a;
+//   - else gi_resize_h_*, which reads them one element at a time.
+func resizeHKernel(pl *resizePlan, words4 bool) (string, bool) {
+	switch {
+	case pl.cn >= 3 && pl.sw >= 16*pl.dw:
+		return fmt.Sprintf("gi_resize_he_%s_%s", resizeMode(pl), resizeSuffix(pl.depth)), true
+	case words4 && pl.arith == arPillow && pl.depth == core.Depth8U && pl.cn != 2 && pl.cn <= 4 && pl.x.n <= 32:
+		return fmt.Sprintf("gi_resize_hw_p_%d_u8c%d", 16*((pl.x.n+15)/16), pl.cn), false
+	}
+	return fmt.Sprintf("gi_resize_h_%s_%s", resizeMode(pl), resizeSuffix(pl.depth)), false
 }
 
 func resizeMode(pl *resizePlan) string {

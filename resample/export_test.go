@@ -40,3 +40,10 @@ func ResizeTile(sw, sh, dw, dh, cn int, interp Interpolation) (th, fr, rs, smem 
 	t, _ := newResizePlan(sw, sh, dw, dh, cn, 0, float64(dw)/float64(sw), float64(dh)/float64(sh), interp).tileShape(132, 227<<10)
 	return t.th, t.fr, t.rs, t.smem
 }
+
+// ScaleHKernel is the horizontal kernel of Scale's two passes for that shape, on
+// a source whose allocation is 4-byte aligned.
+func ScaleHKernel(sw, sh, dw, dh, cn int, f Filter) string {
+	name, _ := resizeHKernel(scalePlan(sw, sh, dw, dh, cn, 0, f), true)
+	return name
+}

@@ -65,7 +65,7 @@ func TestResizeKernelsExist(t *testing.T) {
 			t.Fatal(err)
 		}
 		dst.Close()
-		for _, sz := range []image.Point{{30, 20}, {3, 1}, {200, 60}} {
+		for _, sz := range []image.Point{{30, 20}, {45, 30}, {3, 1}, {200, 60}} {
 			for _, f := range []resample.Filter{resample.Box, resample.Lanczos3} {
 				dst := &gpuimage.Image{}
 				if err := resample.Scale(src, dst, sz, f); err != nil {
@@ -170,6 +170,29 @@ func TestScaleKernelChoice(t *testing.T) {
 	} {
 		if name, _ := resample.ScaleKernel(c.sw, c.sh, c.dw, c.dh, c.cn, c.f); name != c.name {
 			t.Errorf("%dx%d -> %dx%d, %d channels, %v: %q, want %q", c.sw, c.sh, c.dw, c.dh, c.cn, c.f, name, c.name)
+		}
+	}
+}
+
+// The two passes' horizontal kernel: taps read as words for 8-bit images of 1, 3
+// and 4 channels up to 32 taps, a thread an element from 16x for 3 and 4
+// channels, the element-wise pixel kernel else.
+func TestScaleHKernelChoice(t *testing.T) {
+	for _, c := range []struct {
+		sw, dw, cn int
+		f          resample.Filter
+		name       string
+	}{
+		{3840, 1920, 3, resample.Lanczos3, "gi_resize_hw_p_16_u8c3"}, // 13 taps
+		{3840, 1920, 1, resample.Bicubic, "gi_resize_hw_p_16_u8c1"},  // 9
+		{3840, 960, 4, resample.Lanczos3, "gi_resize_hw_p_32_u8c4"},  // 25
+		{3840, 1920, 2, resample.Lanczos3, "gi_resize_h_p_u8"},
+		{3840, 640, 3, resample.Lanczos3, "gi_resize_h_p_u8"}, // 37
+		{3840, 256, 3, resample.Lanczos3, "gi_resize_h_p_u8"},
+		{3840, 240, 3, resample.Bilinear, "gi_resize_he_p_u8"},
+	} {
+		if name := resample.ScaleHKernel(c.sw, 2160, c.dw, 1080, c.cn, c.f); name != c.name {
+			t.Errorf("%d -> %d, %d channels, %v: %q, want %q", c.sw, c.dw, c.cn, c.f, name, c.name)
 		}
 	}
 }

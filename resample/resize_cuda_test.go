@@ -133,8 +133,10 @@ func TestCUDAPyrMatchesCPU(t *testing.T) {
 }
 
 // Scale on the GPU against the CPU device: every filter and depth, 1 to 4
-// channels, shrinking (steep shrinks whose weights are too many for the horizontal
-// pass to stage among them), enlarging, one axis only (each way: the other pass
+// channels, shrinking (by 2 and 4: the word-wise horizontal pass's 16 and 32
+// taps; steep shrinks whose weights are too many for the horizontal pass to stage
+// among them; one axis shrunk by 9 and the other enlarged, whose weights at the
+// edges pass 2^22), enlarging, one axis only (each way: the other pass
 // then has the single weight 2^22), views; identical results.
 func TestCUDAScaleMatchesCPU(t *testing.T) {
 	gpu := tu.CUDA(t)
@@ -144,7 +146,7 @@ func TestCUDAScaleMatchesCPU(t *testing.T) {
 			rect := image.Rect(3, 2, 3+sh[1], 2+sh[0])
 			data := tu.RandomBytes(r, mt.Depth(), (sh[0]+5)*(sh[1]+7)*mt.Channels())
 			cs, gs := view(t, gpuimage.CPU(), sh[0]+5, sh[1]+7, mt, data, rect), view(t, gpu, sh[0]+5, sh[1]+7, mt, data, rect)
-			for _, sz := range []image.Point{{1, 1}, {sh[1]/2 + 1, sh[0]/2 + 1}, {sh[1]/9 + 1, sh[0]/40 + 1}, {sh[1]*2 + 1, sh[0] + 3}, {sh[1], sh[0]/3 + 1}, {sh[1]/20 + 1, sh[0]}} {
+			for _, sz := range []image.Point{{1, 1}, {sh[1]/2 + 1, sh[0]/2 + 1}, {sh[1]/9 + 1, sh[0]/40 + 1}, {sh[1]/4 + 1, sh[0]/3 + 1}, {sh[1]/9 + 1, sh[0]*2 + 1}, {sh[1]*2 + 1, sh[0] + 3}, {sh[1], sh[0]/3 + 1}, {sh[1]/20 + 1, sh[0]}} {
 				if sz.X == sh[1] && sz.Y == sh[0] {
 					continue
 				}

@@ -50,3 +50,25 @@ func TestResizeSep8Plans(t *testing.T) {
 		}
 	}
 }
+
+// Pillow's 8-bit weights are integers the kernels take exactly: floats (24-bit
+// significands) and, for the passes that sum with dp4a (gi_resize_hw_p_*,
+// gi_resize_v_p_u8), two unsigned bytes and a signed one, so |w| < 2^23. They
+// pass 2^22 (one) where an enlargement's window is cut at the image's edge
+// (bicubic 2 -> 3: 4470245).
+func TestPillowWeightsFitKernels(t *testing.T) {
+	worst := 0.0
+	for _, f := range []Filter{Box, Bilinear, Bicubic, Lanczos3, Hamming} {
+		for n := 1; n <= 160; n++ {
+			for dn := 1; dn <= 160; dn++ {
+				for _, w := range pillowAxis(n, dn, f, true).w {
+					worst = max(worst, float64(w), -float64(w))
+				}
+			}
+		}
+	}
+	if worst >= 1<<23 {
+		t.Fatalf("a weight of magnitude %g, at least 2^23", worst)
+	}
+	t.Logf("largest weight %g (2^22 = %d)", worst, 1<<22)
+}
