@@ -1,6 +1,8 @@
 package core_test
 
 import (
+	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/internal/core"
@@ -15,11 +17,14 @@ func TestResidentUploadsOnce(t *testing.T) {
 	want := []byte("a constant table")
 	builds := 0
 	host := func() []byte { builds++; return want }
-	p1, err := core.Resident(dev, t.Name(), host)
+	// A key of this run's own: the tables stay for the process, and -count runs the
+	// test again in it.
+	key := fmt.Sprintf("%s#%d", t.Name(), residentRuns.Add(1))
+	p1, err := core.Resident(dev, key, host)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, err := core.Resident(dev, t.Name(), host)
+	p2, err := core.Resident(dev, key, host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,3 +32,6 @@ func TestResidentUploadsOnce(t *testing.T) {
 		t.Fatalf("second call: address %#x then %#x, table built %d times; want one build, one address", p1, p2, builds)
 	}
 }
+
+// residentRuns counts TestResidentUploadsOnce's runs in this process.
+var residentRuns atomic.Int64
