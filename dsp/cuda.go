@@ -124,14 +124,8 @@ func iirBaseParams(st *iirStep) iirParams {
 // 77, 1 x 1e6 54 / 27, 1 x 1e7 487 / 121. Since then 8 x 1e6 takes 75 by the single
 // pass (the crossover was not measured again).
 func iirOnePass(dev core.Backend, rows int) bool {
-	return rows*iirScanWindow*3 >= iirScanBlocksPerSM*core.MultiProcessors(dev)
+	return rows*iirScanWindow*3 >= iirScanBlocks*core.MultiProcessors(dev)
 }
-
-// iirScanBlocksPerSM is how many blocks of gi_iir_scan an SM of compute capability
-// 8.0 and later holds at once (its launch bounds; shared memory and registers
-// allow no more). Fewer fit on a 7.5: the blocks past them start as the first
-// finish, find no tile left and return.
-const iirScanBlocksPerSM = 5
 
 // iirScanCUDA runs gi_iir_scan, one pass over the samples: the blocks take the
 // rows' tiles in turn, until none is left, and find each tile's starting state in
@@ -177,7 +171,7 @@ func iirScanCUDA(str core.Stream, dev core.Backend, st *iirStep, p iirParams) er
 	p.Flags, p.Agg = scratch.Ptr, scratch.Ptr+uintptr(flagBytes)
 	// The blocks loop over the tiles: as many as fit on the GPU at once (more would
 	// wait for those to finish, and find no tile left).
-	grid := min(tiles, iirScanBlocksPerSM*core.MultiProcessors(dev))
+	grid := min(tiles, iirScanBlocks*core.MultiProcessors(dev))
 	return dev.Launch(str, fmt.Sprintf("gi_iir_scan_k%dp%d", c.k, c.p), [3]int{grid, 1, 1}, [3]int{iirScanThreads, 1, 1}, 0, core.Struct(&p))
 }
 

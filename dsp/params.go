@@ -37,6 +37,11 @@ const (
 	iirScanG       = 32
 	iirScanWindow  = 32
 	iirScanLevels  = 6
+	// iirScanBlocks is how many blocks of gi_iir_scan an SM of compute capability
+	// 8.0 and later holds at once (its launch bounds; shared memory and registers
+	// allow no more). Fewer fit on a 7.5: the blocks past them start as the first
+	// finish, find no tile left and return.
+	iirScanBlocks = 5
 )
 
 // iirPowersParams mirrors gi_iir_powers' parameters (kernels/dsp_params.h:

@@ -57,6 +57,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_IIR_SCAN_G", iirScanG, kparams.IIRScanG},
 		{"GI_IIR_SCAN_WINDOW", iirScanWindow, kparams.IIRScanWindow},
 		{"GI_IIR_SCAN_LEVELS", iirScanLevels, kparams.IIRScanLevels},
+		{"GI_IIR_SCAN_BLOCKS", iirScanBlocks, kparams.IIRScanBlocks},
 		{"GI_UPOLS_THREADS", upolsThreads, kparams.UpolsThreads},
 		{"GI_UPOLS_BANDS", upolsBands, kparams.UpolsBands},
 		{"GI_FFTF_BANDS", fftfBands, kparams.FftfBands},

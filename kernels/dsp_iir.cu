@@ -33,15 +33,16 @@
 // tiles of B = GI_IIR_SCAN_THREADS*GI_IIR_SCAN_L samples joined by a scan with
 // decoupled look-back (Merrill and Garland's, as Maleki and Burtscher's PLR uses it
 // for linear recurrences).
-//   - A block (as many as fit on the GPU at once, each looping until no tile is
-//     left, so that the powers it stages in shared memory are read once) takes the
-//     next tile from a counter (so the tiles before its own are taken by running
-//     blocks; ids interleave the rows, tile b of row y being b*rows + y, so a row's
-//     tile comes well after the one before it) and stages it in shared memory. Each thread finds the state its run ends in from zero:
+//   - A block (GI_IIR_SCAN_BLOCKS an SM, as many as fit at once, each looping
+//     until no tile is left, so that the powers it stages in shared memory are
+//     read once) takes the next tile from a counter (so the tiles before its own
+//     are taken by running blocks; ids interleave the rows, tile b of row y being
+//     b*rows + y, so a row's tile comes well after the one before it) and stages
+//     it in shared memory. Each thread finds the state its run ends in from zero:
 //     sums of its samples times their state responses (g, staged in shared
-//     memory: 8 multiply-adds a sample, no recursion), GI_IIR_SCAN_G samples at a time,
-//     joined by A^G (a transfer function of order 3 and more filters its run
-//     instead: see endState).
+//     memory: 8 multiply-adds a sample, no recursion), GI_IIR_SCAN_G samples at a
+//     time, joined by A^G (a transfer function of order 3 and more filters its
+//     run instead: see endState).
 //   - The threads' scan (powers A^(L*2^j)) gives each the state at its end from
 //     the tile's start at zero; the last is the tile's aggregate, which the block
 //     publishes (flag 1).
@@ -235,12 +236,12 @@ __device__ __forceinline__ void loadTile(const IIRParams& p, const float* x, int
 #pragma unroll
     for (int k = 0; k < kB / 4 / kT; ++k) {
       const int e = (t + k * kT) * 4;
-      float* t = tile + Sh::index(e);
+      float* to = tile + Sh::index(e);
       if (Sh::kStride % 4 == 0) {
-        copyAsync16(t, from + e);
+        copyAsync16(to, from + e);
       } else {
         const float4 v = __ldg(reinterpret_cast<const float4*>(from + e));
-        t[0] = v.x, t[1] = v.y, t[2] = v.z, t[3] = v.w;
+        to[0] = v.x, to[1] = v.y, to[2] = v.z, to[3] = v.w;
       }
     }
     return;
@@ -586,9 +587,9 @@ __device__ __forceinline__ void run(const IIRParams& p, float* mine, int count, 
 // times their state responses (g, in shared memory: a loop over the samples, four
 // at a time, not the 1,500 instructions that unrolling it took, whose fetches
 // stalled the warps), then the runs so far carried over them by A^G (ag, in shared
-// memory). A transfer function
-// of order 3 and more filters its run instead: the responses of its direct form
-// have large terms that cancel, which float sums keep to only 1e-4 of the RMS.
+// memory). A transfer function of order 3 and more filters its run instead: the
+// responses of its direct form have large terms that cancel, which float sums
+// keep to only 1e-4 of the RMS.
 template <int K, int P>
 __device__ __forceinline__ void endState(const IIRParams& p, const float* mine, const float* g, const double* ag, double (&v)[K * P]) {
   constexpr int S = K * P;
@@ -882,7 +883,7 @@ GI_IIR(1, 8)
 
 // The single-pass family: five blocks an SM (their shared memory's limit).
 #define GI_IIR_SCAN(K, P)                                                                                     \
-  extern "C" __global__ void __launch_bounds__(GI_IIR_SCAN_THREADS, 5) gi_iir_scan_k##K##p##P(              \
+  extern "C" __global__ void __launch_bounds__(GI_IIR_SCAN_THREADS, GI_IIR_SCAN_BLOCKS) gi_iir_scan_k##K##p##P(              \
       __grid_constant__ const IIRParams p) {                                                                 \
     dsp::one::filter<K, P>(p);                                                                               \
   }

@@ -51,6 +51,7 @@ struct Conv1DParams {
 #define GI_IIR_SCAN_G 32
 #define GI_IIR_SCAN_WINDOW 32
 #define GI_IIR_SCAN_LEVELS 6  // log2(GI_IIR_SCAN_THREADS)
+#define GI_IIR_SCAN_BLOCKS 5  // gi_iir_scan's blocks an SM (its launch bounds; the grid's share an SM)
 
 // IIRParams: gi_iir_{local,carry,final}_kKpP over rows rows. The kernels filter a
 // virtual sequence v of len samples made from src's n: v[i] = x[j], j = (rev ?

@@ -701,47 +701,51 @@ __device__ __forceinline__ void hpass(const ResizeParams& p) {
     hpassCN<MODE, T, true>(p, stage);
 }
 
-// vpass: E consecutive output elements a thread (one aligned vector load of the
-// intermediate a tap: its rows are padded to the pitch), down the rows
-// (grid-stride): each the vertical pass over its row's ny taps (rows clamped), in
-// vcomb's arithmetic; stored as one vector where dst is aligned.
-template <int MODE, typename T, int E>
+// storeVec stores a thread's E output elements out at element x0 of a row d of w
+// elements: one vector where they all lie in the row and d is aligned, else
+// element by element.
+template <typename T, int E>
+__device__ __forceinline__ void storeVec(T* d, int x0, int w, const Vec<T, E>& out) {
+  if (x0 + E <= w && reinterpret_cast<size_t>(d) % sizeof(out) == 0) {
+    *reinterpret_cast<Vec<T, E>*>(d) = out;
+  } else {
+#pragma unroll
+    for (int e = 0; e < E; ++e)
+      if (x0 + e < w) d[e] = out.v[e];
+  }
+}
+
+// vpass: the vertical pass of OpenCV's float arithmetic (kFloat; Pillow's is
+// vpassP8), E consecutive output elements a thread (one aligned vector load of
+// the intermediate a tap: its rows are padded to the pitch), down the rows
+// (grid-stride): each the vertical pass over its row's ny taps (rows clamped),
+// in vcomb's arithmetic.
+template <typename T, int E>
 __device__ __forceinline__ void vpass(const ResizeParams& p) {
-  typedef typename Mid<MODE, T>::type M;
-  typedef typename HWeight<MODE>::type A;
   const int w = p.dw * p.cn, x0 = (blockIdx.x * GI_RESIZE_RT + threadIdx.x) * E;
   if (x0 >= w) return;
   const int rows = p.dh, n = p.ny, sh = p.sh, sp = p.sp, dp = p.dp;
-  const char* const src = static_cast<const char*>(p.src) + (size_t)x0 * sizeof(M);
+  const char* const src = static_cast<const char*>(p.src) + (size_t)x0 * sizeof(float);
   char* const dst = static_cast<char*>(p.dst);
   const int* const ystart = p.ystart;
   const float* const yw = p.yw;
   for (int y = blockIdx.y; y < rows; y += gridDim.y) {
     const int st = __ldg(ystart + y);
     const float* b = yw + (size_t)y * n;
-    A acc[E];
+    float acc[E];
 #pragma unroll 4
     for (int j = 0; j < n; ++j) {
-      const Vec<M, E> v = *reinterpret_cast<const Vec<M, E>*>(src + (size_t)clampi(st + j, sh) * sp);
+      const Vec<float, E> v = *reinterpret_cast<const Vec<float, E>*>(src + (size_t)clampi(st + j, sh) * sp);
       const float wf = __ldg(b + j);
-      const int wi = MODE == kPillow ? (int)wf : 0;  // Pillow's weights are integers (below 2^23)
 #pragma unroll
-      for (int e = 0; e < E; ++e) accTap<MODE>(acc[e], j, (A)v.v[e], MODE == kPillow ? (A)wi : (A)wf);
+      for (int e = 0; e < E; ++e) accTap<kFloat>(acc[e], j, v.v[e], wf);
     }
     Vec<T, E> out;
 #pragma unroll
-    for (int e = 0; e < E; ++e) out.v[e] = MODE == kPillow ? sati<T>((int)acc[e] >> 22) : sat<T>((float)acc[e]);
-    T* d = reinterpret_cast<T*>(dst + (size_t)y * dp) + x0;
-    if (x0 + E <= w && reinterpret_cast<size_t>(d) % sizeof(out) == 0) {
-      *reinterpret_cast<Vec<T, E>*>(d) = out;
-    } else {
-#pragma unroll
-      for (int e = 0; e < E; ++e)
-        if (x0 + e < w) d[e] = out.v[e];
-    }
+    for (int e = 0; e < E; ++e) out.v[e] = sat<T>(acc[e]);
+    storeVec<T, E>(reinterpret_cast<T*>(dst + (size_t)y * dp) + x0, x0, w, out);
   }
 }
-
 
 // tile: InterArea's 8-bit shrinks by other than whole factors (OpenCV's float
 // arithmetic, kFloat), CN channels, any number of taps, in one pass: a block
@@ -1268,22 +1272,16 @@ __device__ __forceinline__ void vpassP8(const ResizeParams& p) {
     Vec<u8, E> out;
 #pragma unroll
     for (int e = 0; e < E; ++e) out.v[e] = sati<u8>(pillowSum(sum[e]) >> 22);
-    u8* const d = static_cast<u8*>(p.dst) + (size_t)y * dp + x0;
-    if (x0 + E <= w && reinterpret_cast<size_t>(d) % sizeof(out) == 0) {
-      *reinterpret_cast<Vec<u8, E>*>(d) = out;
-    } else {
-#pragma unroll
-      for (int e = 0; e < E; ++e)
-        if (x0 + e < w) d[e] = out.v[e];
-    }
+    storeVec<u8, E>(static_cast<u8*>(p.dst) + (size_t)y * dp + x0, x0, w, out);
   }
 }
 
-// VPass is the two passes' vertical kernel: vpass, or for Pillow's 8-bit
-// arithmetic vpassP8.
+// VPass is the two passes' vertical kernel: vpass (OpenCV's float arithmetic), or
+// for Pillow's 8-bit arithmetic vpassP8.
 template <int MODE, typename T>
 struct VPass {
-  static __device__ __forceinline__ void run(const ResizeParams& p) { vpass<MODE, T, GI_RESIZE_VEF>(p); }
+  static_assert(MODE == kFloat, "VPass: kFloat, or kPillow on 8U");
+  static __device__ __forceinline__ void run(const ResizeParams& p) { vpass<T, GI_RESIZE_VEF>(p); }
 };
 template <>
 struct VPass<kPillow, u8> {

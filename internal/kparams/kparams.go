@@ -31,7 +31,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "3f991e5ce3933fc84add0dc26669a9a59ad5a7fdf5933ae888e51504824d9ef3"
+const HeadersSum = "b7ad8560b95d6ca68783b13d80e915f4648c7a60bb4740942ce1fb1f0615ba28"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -152,6 +152,7 @@ const (
 	IIRScanG       = C.GI_IIR_SCAN_G
 	IIRScanWindow  = C.GI_IIR_SCAN_WINDOW
 	IIRScanLevels  = C.GI_IIR_SCAN_LEVELS
+	IIRScanBlocks  = C.GI_IIR_SCAN_BLOCKS
 	UpolsThreads   = C.GI_UPOLS_THREADS
 	UpolsBands     = C.GI_UPOLS_BANDS
 	FftfBands      = C.GI_FFTF_BANDS
