@@ -397,13 +397,13 @@ func resizeTwoPass(str core.Stream, s, d *core.State, pl *resizePlan, p resizePa
 	}
 	h := p
 	h.Dst, h.Dp, h.Dh = buf.Ptr, int32(pitch), int32(pl.sh)
-	hk, elem := resizeHKernel(pl, s.Buf != nil && s.Buf.Ptr%4 == 0)
+	hk, elem, words := resizeHKernel(pl, s.Buf != nil && s.Buf.Ptr%4 == 0)
 	hn := pl.dw
 	if elem {
 		hn = pl.dw * pl.cn
 	}
 	ws := 0 // gi_resize_hw_* keeps its weights in registers
-	if !strings.HasPrefix(hk, "gi_resize_hw_") {
+	if !words {
 		ws = pl.x.n | 1 // odd: the staged weights' rows fall in different banks
 		if resizeRT*ws*4 > resizeStageMax {
 			ws = 0
@@ -420,8 +420,9 @@ func resizeTwoPass(str core.Stream, s, d *core.State, pl *resizePlan, p resizePa
 	return s.Dev.Launch(str, name("v"), [3]int{vx, gy(name("v"), vx, pl.dh, 0), 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&v))
 }
 
-// resizeHKernel is the two passes' horizontal kernel for the plan, and whether it
-// runs a thread an output element (else a pixel):
+// resizeHKernel is the two passes' horizontal kernel for the plan, whether it
+// runs a thread an output element (else a pixel), and whether it reads its taps
+// as words (its weights in registers, else staged in shared memory where they fit):
 //   - for steep shrinks of 3 or 4 channels (16x and more) gi_resize_he_*, a thread
 //     an element: a thread a pixel would spread a warp's loads of one tap over
 //     many cache lines (on the H100 from about 16x);
@@ -430,14 +431,14 @@ func resizeTwoPass(str core.Stream, s, d *core.State, pl *resizePlan, p resizePa
 //     its source's allocation must be 4-byte aligned: words4) and sums them with
 //     dp4a;
 //   - else gi_resize_h_*, which reads them one element at a time.
-func resizeHKernel(pl *resizePlan, words4 bool) (string, bool) {
+func resizeHKernel(pl *resizePlan, words4 bool) (name string, elem, words bool) {
 	switch {
 	case pl.cn >= 3 && pl.sw >= 16*pl.dw:
-		return fmt.Sprintf("gi_resize_he_%s_%s", resizeMode(pl), resizeSuffix(pl.depth)), true
+		return fmt.Sprintf("gi_resize_he_%s_%s", resizeMode(pl), resizeSuffix(pl.depth)), true, false
 	case words4 && pl.arith == arPillow && pl.depth == core.Depth8U && pl.cn != 2 && pl.cn <= 4 && pl.x.n <= 32:
-		return fmt.Sprintf("gi_resize_hw_p_%d_u8c%d", 16*((pl.x.n+15)/16), pl.cn), false
+		return fmt.Sprintf("gi_resize_hw_p_%d_u8c%d", 16*((pl.x.n+15)/16), pl.cn), false, true
 	}
-	return fmt.Sprintf("gi_resize_h_%s_%s", resizeMode(pl), resizeSuffix(pl.depth)), false
+	return fmt.Sprintf("gi_resize_h_%s_%s", resizeMode(pl), resizeSuffix(pl.depth)), false, false
 }
 
 func resizeMode(pl *resizePlan) string {

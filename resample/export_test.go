@@ -44,6 +44,6 @@ func ResizeTile(sw, sh, dw, dh, cn int, interp Interpolation) (th, fr, rs, smem 
 // ScaleHKernel is the horizontal kernel of Scale's two passes for that shape, on
 // a source whose allocation is 4-byte aligned.
 func ScaleHKernel(sw, sh, dw, dh, cn int, f Filter) string {
-	name, _ := resizeHKernel(scalePlan(sw, sh, dw, dh, cn, 0, f), true)
+	name, _, _ := resizeHKernel(scalePlan(sw, sh, dw, dh, cn, 0, f), true)
 	return name
 }
