@@ -759,7 +759,8 @@ __device__ __forceinline__ void vpass(const ResizeParams& p) {
 //   mid    the horizontal pass of each staged row;
 //   wx     the pixels' horizontal weights, rows of p.ws (a multiple of 4 whose
 //          quarter is odd: a warp's 16-byte loads of them fall in distinct
-//          banks);
+//          banks; tileX8's: K / 2 words, the weights' bytes split as its dp4a
+//          sums take them);
 //   wy, ry each output row's vertical weights (16-byte aligned) and first staged row;
 //   al     the staged rows' alignments.
 // The horizontal pass runs a warp a row and a thread a pixel, reading its taps as
@@ -768,14 +769,20 @@ __device__ __forceinline__ void vpass(const ResizeParams& p) {
 // kFix8's arithmetic). The arithmetic is hpass's and vpass's,
 // operation for operation. The tables' starts must not decrease (the host
 // checks); a pixel whose taps leave the image reads them one by one, clamped.
-// lanesLog is log2 of the least power of 2 at least n, at most 5 (32 lanes).
-__device__ __forceinline__ int lanesLog(int n) { return n >= 32 ? 5 : n <= 1 ? 0 : 32 - __clz(n - 1); }
+// Divider divides small non-negative i by n > 0 with a multiply-high (exact for
+// i < 2^32 / n; 0xffffffff / n + 1 is 2^32 / n rounded up).
+struct Divider {
+  int n;
+  unsigned m;
+  __device__ explicit Divider(int n) : n(n), m(n > 1 ? 0xffffffffu / n + 1 : 0) {}
+  __device__ __forceinline__ int operator()(int i) const { return n > 1 ? (int)__umulhi((unsigned)i, m) : i; }
+};
 
 // TileSmem is a tile block's shared memory, laid out as the comment above says
-// (the weights as 32-bit words: floats for kFloat, their integer values for
-// kFix8), with the tile's place: its first output pixel and row, how many of
-// each, the staged rows' first source row and count, and the span's first
-// column.
+// (the weights as 32-bit words: floats for kFloat, for kFix8 their integer
+// values, the horizontal ones split: tileStage), with the tile's place: its
+// first output pixel and row, how many of each, the staged rows' first source
+// row and count, and the span's first column.
 struct TileSmem {
   unsigned char* stage;
   unsigned* mid;
@@ -786,22 +793,21 @@ struct TileSmem {
   int px0, npx, y0, nrow, r0, fr, cs;
 };
 
-// word32 is a table's weight as the tile keeps it: the float's bits (kFloat) or
-// its integer value (kFix8's tables hold integers).
-template <int MODE>
-__device__ __forceinline__ unsigned word32(float w) {
-  return MODE == kFloat ? __float_as_uint(w) : (unsigned)(int)w;
-}
-
 // tileStage lays out the block's shared memory and fills it: the source rows by
-// cp.async, the weights and the rows' starts by loads. Each row (of the stage, of
-// the weights) goes to a group of lanes, the power of 2 of them that covers its
-// items (at most 32). The caller synchronizes the block before reading them.
-template <int MODE, int CN>
+// cp.async (a thread a vector), the weights and the rows' starts by
+// loads. K = 0 (kFloat): the p.nx horizontal weights of each pixel and the p.ny
+// vertical ones of each row as they lie in the tables. K = 4 or 8 (kFix8, p.nx = p.ny = K): a thread
+// a pixel or a row, its K loads issued together; a pixel's horizontal weights
+// are staged as tileX8 sums with them, their low bytes (unsigned) in words
+// 0 .. K/4 - 1 and their high bytes (signed) in words K/4 .. K/2 - 1, 4 taps a
+// word (p.ws = K/2), the vertical ones as integers. The caller synchronizes the
+// block before reading them.
+template <int MODE, int CN, int K>
 __device__ __forceinline__ TileSmem tileStage(const ResizeParams& p) {
+  static_assert((MODE == kFloat && K == 0) || (MODE == kFix8 && (K == 4 || K == 8)), "tileStage: float, or 4 or 8 fixed-point taps");
   constexpr int TW = GI_RESIZE_TW, NE = TW * CN;
   extern __shared__ __align__(16) unsigned char smem[];
-  const int nx = p.nx, ny = p.ny, sw = p.sw, sh = p.sh, rs = p.rs, ws = p.ws, sp = p.sp;
+  const int nx = K ? K : p.nx, ny = K ? K : p.ny, sw = p.sw, sh = p.sh, rs = p.rs, ws = K ? K / 2 : p.ws, sp = p.sp;
   TileSmem t;
   t.px0 = blockIdx.x * TW, t.npx = min(TW, p.dw - t.px0);
   t.y0 = blockIdx.y * p.th, t.nrow = min(p.th, p.dh - t.y0);
@@ -816,33 +822,64 @@ __device__ __forceinline__ TileSmem tileStage(const ResizeParams& p) {
   t.ry = reinterpret_cast<int*>(t.wy + p.th * ny);
   t.al = t.ry + p.th;
   const unsigned char* const src = static_cast<const unsigned char*>(p.src) + (size_t)t.cs * CN;
-  const int lane = threadIdx.x & 31;
   {
-    // A thread copies vectors sub, sub + l, ... of rows g, g + gs, ...; the
-    // rows' alignments are written apart (one row a thread), so that the copy
-    // loop keeps only its pointers.
-    const int lb = lanesLog((rs - 32) / 16), l = 1 << lb, sub = threadIdx.x & (l - 1), g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
-    unsigned char* dst = t.stage + g * rs + 16 * sub;
-    for (int r = g; r < t.fr; r += gs, dst += gs * rs) {
-      const unsigned char* b = src + (size_t)clampi(t.r0 + r, sh) * sp;
-      const int al = (int)(reinterpret_cast<size_t>(b) & 15), n = (al + nb + 15) >> 4;
-      const unsigned char* v = b - al + 16 * sub;
-      for (int k = sub; k < n; k += l, v += 16 * l) copyAsync16(dst + 16 * (k - sub), v);
+    // The rows' vectors in one flat loop over the block, f = r * nv + k (row r,
+    // vector k): its vectors past the row's last one (rs leaves room for the
+    // alignment) are skipped. The rows' alignments are written apart (one row a
+    // thread).
+    const int nv = rs >> 4, nf = t.fr * nv, last = sh - 1;  // nv >= 3
+    const unsigned magic = 0xffffffffu / nv + 1;              // as Divider's
+    unsigned char* d = t.stage + 16 * threadIdx.x;
+    for (int f = threadIdx.x; f < nf; f += GI_RESIZE_RT, d += 16 * GI_RESIZE_RT) {
+      const int r = (int)__umulhi((unsigned)f, magic), k = f - r * nv;
+      const unsigned char* const b = src + (size_t)min(max(t.r0 + r, 0), last) * sp;
+      const int al = (int)(reinterpret_cast<size_t>(b) & 15);
+      if (k < (al + nb + 15) >> 4) copyAsync16(d, b - al + 16 * k);
     }
     for (int r = threadIdx.x; r < t.fr; r += GI_RESIZE_RT)
       t.al[r] = (int)(reinterpret_cast<size_t>(src + (size_t)clampi(t.r0 + r, sh) * sp) & 15);
   }
-  {
-    const int lb = lanesLog(nx), l = 1 << lb, g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
-    for (int px = g; px < t.npx; px += gs)
-      for (int j = (lane & (l - 1)); j < nx; j += l) t.wx[px * ws + j] = word32<MODE>(__ldg(p.xw + (size_t)(t.px0 + px) * nx + j));
-  }
-  {
-    const int lb = lanesLog(ny), l = 1 << lb, g = threadIdx.x >> lb, gs = GI_RESIZE_RT >> lb;
-    for (int yl = g; yl < t.nrow; yl += gs) {
-      if ((lane & (l - 1)) == 0) t.ry[yl] = __ldg(p.ystart + t.y0 + yl) - t.r0;
-      for (int j = (lane & (l - 1)); j < ny; j += l) t.wy[yl * ny + j] = word32<MODE>(__ldg(p.yw + (size_t)(t.y0 + yl) * ny + j));
+  if (K == 0) {
+    // The tile's weights lie together in the tables: flat loops over them, each
+    // thread's loads issued together (unrolled), a pixel's row of them ws apart
+    // here.
+    const float* const xw = p.xw + (size_t)t.px0 * nx;
+    const Divider byNx(nx);
+#pragma unroll 4
+    for (int i = threadIdx.x; i < t.npx * nx; i += GI_RESIZE_RT) t.wx[i + byNx(i) * (ws - nx)] = __float_as_uint(__ldg(xw + i));
+    const float* const yw = p.yw + (size_t)t.y0 * ny;
+#pragma unroll 4
+    for (int i = threadIdx.x; i < t.nrow * ny; i += GI_RESIZE_RT) t.wy[i] = __float_as_uint(__ldg(yw + i));
+    for (int yl = threadIdx.x; yl < t.nrow; yl += GI_RESIZE_RT) t.ry[yl] = __ldg(p.ystart + t.y0 + yl) - t.r0;
+  } else if (threadIdx.x < TW) {
+    const int px = threadIdx.x;
+    if (px < t.npx) {
+      constexpr int NG = K / 4;
+      float w[K ? K : 1];
+#pragma unroll
+      for (int j = 0; j < K; ++j) w[j] = __ldg(p.xw + (size_t)(t.px0 + px) * K + j);
+#pragma unroll
+      for (int g = 0; g < NG; ++g) {
+        unsigned lo = 0, hi = 0;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const int a = (int)w[4 * g + k];
+          lo |= (unsigned)(a & 255) << (8 * k);
+          hi |= (unsigned)((a >> 8) & 255) << (8 * k);
+        }
+        t.wx[px * ws + g] = lo;
+        t.wx[px * ws + NG + g] = hi;
+      }
     }
+  } else if (threadIdx.x - TW < t.nrow) {
+    const int yl = threadIdx.x - TW;
+    t.ry[yl] = __ldg(p.ystart + t.y0 + yl) - t.r0;
+    float w[K ? K : 1];
+#pragma unroll
+    for (int j = 0; j < K; ++j) w[j] = __ldg(p.yw + (size_t)(t.y0 + yl) * K + j);
+#pragma unroll
+    for (int j = 0; j < K; j += 4)
+      *reinterpret_cast<int4*>(t.wy + yl * K + j) = make_int4((int)w[j], (int)w[j + 1], (int)w[j + 2], (int)w[j + 3]);
   }
   copyWait();
   return t;
@@ -889,7 +926,7 @@ template <int CN>
 __device__ __forceinline__ void tile(const ResizeParams& p) {
   constexpr int NE = GI_RESIZE_TW * CN;
   const int nx = p.nx, ny = p.ny, sw = p.sw, rs = p.rs, ws = p.ws;
-  const TileSmem t = tileStage<kFloat, CN>(p);
+  const TileSmem t = tileStage<kFloat, CN, 0>(p);
   float* const mid = reinterpret_cast<float*>(t.mid);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = GI_RESIZE_RT / 32;
   __syncthreads();
@@ -1009,37 +1046,31 @@ __device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(f
 // 11-bit weights split into a low unsigned and a high signed byte: the sum of the
 // low products plus 256 times that of the high ones, exact); it leaves each sum
 // in mid as the vertical pass wants it: a float for K = 4 before p.simd, the
-// integer else. The vertical pass computes 8 consecutive elements a thread,
-// which lie on one side of p.simd (a multiple of 8; the tile's first element is
-// a multiple of 32).
+// integer else. The vertical pass computes 8 elements a thread, 4 consecutive
+// ones in each half of the tile's row, each 4 on one side of p.simd (a multiple
+// of 8; the tile's first element is a multiple of 32).
 template <int K, int CN>
 __device__ __forceinline__ void tileX8(const ResizeParams& p) {
   static_assert(K == 4 || K == 8, "tileX8: 4 or 8 taps");
   constexpr int NE = GI_RESIZE_TW * CN, NB = K * CN, NW = (NB + 3) / 4, NG = K / 4;
   constexpr int VE = 8, NV = VE / 4;
-  const int sw = p.sw, rs = p.rs, ws = p.ws;
-  const TileSmem t = tileStage<kFix8, CN>(p);
+  constexpr int ws = K / 2;  // tileStage's split weights (p.ws)
+  const int sw = p.sw, rs = p.rs;
+  const TileSmem t = tileStage<kFix8, CN, K>(p);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = GI_RESIZE_RT / 32;
   __syncthreads();
   if (lane < t.npx) {
     const int st = __ldg(p.xstart + t.px0 + lane), off = (st - t.cs) * CN;
     const bool inside = st >= 0 && st + K <= sw;
-    int a[K];
-#pragma unroll
-    for (int j = 0; j < K; j += 4) {
-      const uint4 g = *reinterpret_cast<const uint4*>(t.wx + lane * ws + j);
-      a[j] = (int)g.x, a[j + 1] = (int)g.y, a[j + 2] = (int)g.z, a[j + 3] = (int)g.w;
-    }
-    // The weights' low (unsigned) and high (signed) bytes, 4 taps a word.
+    // The weights' low (unsigned) and high (signed) bytes, 4 taps a word, as
+    // tileStage staged them.
     unsigned wlo[NG], whi[NG];
-#pragma unroll
-    for (int g = 0; g < NG; ++g) {
-      wlo[g] = whi[g] = 0;
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        wlo[g] |= (unsigned)(a[4 * g + k] & 255) << (8 * k);
-        whi[g] |= (unsigned)((a[4 * g + k] >> 8) & 255) << (8 * k);
-      }
+    if (NG == 2) {
+      const uint4 g = *reinterpret_cast<const uint4*>(t.wx + lane * ws);
+      wlo[0] = g.x, wlo[NG - 1] = g.y, whi[0] = g.z, whi[NG - 1] = g.w;
+    } else {
+      const uint2 g = *reinterpret_cast<const uint2*>(t.wx + lane * ws);
+      wlo[0] = g.x, whi[0] = g.y;
     }
     const int x0 = (t.px0 + lane) * CN;  // the pixel's first element in the output row
     for (int r = warp; r < t.fr; r += warps) {
@@ -1059,12 +1090,15 @@ __device__ __forceinline__ void tileX8(const ResizeParams& p) {
           acc[c] = lo + (hi << 8);
         }
       } else {
+        // A pixel at the image's edge: its taps one by one, clamped, with the
+        // weights from the table (rare: kept out of the loop's registers).
         const unsigned char* const srow = t.stage + r * rs + t.al[r];
 #pragma unroll
         for (int j = 0; j < K; ++j) {
           const unsigned char* sj = srow + (clampi(st + j, sw) - t.cs) * CN;
+          const int a = (int)__ldg(p.xw + (size_t)(t.px0 + lane) * K + j);
 #pragma unroll
-          for (int c = 0; c < CN; ++c) acc[c] += (int)sj[c] * a[j];
+          for (int c = 0; c < CN; ++c) acc[c] += (int)sj[c] * a;
         }
       }
       unsigned h[CN];
@@ -1080,59 +1114,56 @@ __device__ __forceinline__ void tileX8(const ResizeParams& p) {
     }
   }
   __syncthreads();
-  constexpr int NQ = NE / VE;
+  // The vertical pass: a thread 4 consecutive elements of each half of the
+  // tile's row (e and e + NE / 2), so that a warp's 16-byte loads of a row's
+  // intermediates are consecutive (no bank conflicts); each group of 4 lies on
+  // one side of p.simd (a multiple of 8).
+  constexpr int NQ = NE / VE, NH = NE / 2;
   const int ne = t.npx * CN;
   for (int i = threadIdx.x; i < t.nrow * NQ; i += GI_RESIZE_RT) {
-    const int yl = i / NQ, e = (i - yl * NQ) * VE;
-    if (e >= ne) continue;
-    const unsigned* const m = t.mid + t.ry[yl] * NE + e;
+    const int yl = i / NQ, e0 = (i - yl * NQ) * 4;
+    if (e0 >= ne) continue;
     int b[K];  // the row's vertical weights (16-byte aligned rows)
 #pragma unroll
     for (int j = 0; j < K; j += 4) {
       const int4 bw = *reinterpret_cast<const int4*>(reinterpret_cast<const int*>(t.wy) + yl * K + j);
       b[j] = bw.x, b[j + 1] = bw.y, b[j + 2] = bw.z, b[j + 3] = bw.w;
     }
-    unsigned out[NV];
-    if (K == 4 && t.px0 * CN + e < p.simd) {
-      // VResizeCubicVec_32s8u: the weights scaled by 2^-22, products summed last
-      // to first, each rounded.
-      float acc[VE];
 #pragma unroll
-      for (int j = K - 1; j >= 0; --j) {
-        const float bs = __fmul_rn((float)b[j], 1.f / (2048.f * 2048.f));
+    for (int v = 0; v < NV; ++v) {
+      const int e = e0 + v * NH;
+      const unsigned* const m = t.mid + t.ry[yl] * NE + e;
+      unsigned out[1];
+      if (K == 4 && t.px0 * CN + e < p.simd) {
+        // VResizeCubicVec_32s8u: the weights scaled by 2^-22, products summed
+        // last to first, each rounded.
+        float acc[4];
 #pragma unroll
-        for (int v = 0; v < NV; ++v) {
-          const uint4 h = *reinterpret_cast<const uint4*>(m + j * NE + 4 * v);
+        for (int j = K - 1; j >= 0; --j) {
+          const float bs = __fmul_rn((float)b[j], 1.f / (2048.f * 2048.f));
+          const uint4 h = *reinterpret_cast<const uint4*>(m + j * NE);
 #pragma unroll
           for (int q = 0; q < 4; ++q) {
             const float pr = __fmul_rn(__uint_as_float(word(h, q)), bs);
-            acc[4 * v + q] = j == K - 1 ? pr : __fadd_rn(pr, acc[4 * v + q]);
+            acc[q] = j == K - 1 ? pr : __fadd_rn(pr, acc[q]);
           }
         }
-      }
+        out[0] = packLow(sat8bits(acc[0]), sat8bits(acc[1]), sat8bits(acc[2]), sat8bits(acc[3]));
+      } else {
+        int acc[4] = {};
 #pragma unroll
-      for (int v = 0; v < NV; ++v)
-        out[v] = packLow(sat8bits(acc[4 * v]), sat8bits(acc[4 * v + 1]), sat8bits(acc[4 * v + 2]), sat8bits(acc[4 * v + 3]));
-    } else {
-      int acc[VE] = {};
+        for (int j = 0; j < K; ++j) {
+          const uint4 h = *reinterpret_cast<const uint4*>(m + j * NE);
 #pragma unroll
-      for (int j = 0; j < K; ++j) {
-#pragma unroll
-        for (int v = 0; v < NV; ++v) {
-          const uint4 h = *reinterpret_cast<const uint4*>(m + j * NE + 4 * v);
-#pragma unroll
-          for (int q = 0; q < 4; ++q) acc[4 * v + q] += (int)word(h, q) * b[j];
+          for (int q = 0; q < 4; ++q) acc[q] += (int)word(h, q) * b[j];
         }
-      }
-#pragma unroll
-      for (int v = 0; v < NV; ++v) {
         unsigned o[4];
 #pragma unroll
-        for (int q = 0; q < 4; ++q) o[q] = (unsigned)sati<u8>((acc[4 * v + q] + (1 << 21)) >> 22);
-        out[v] = packLow(o[0], o[1], o[2], o[3]);
+        for (int q = 0; q < 4; ++q) o[q] = (unsigned)sati<u8>((acc[q] + (1 << 21)) >> 22);
+        out[0] = packLow(o[0], o[1], o[2], o[3]);
       }
+      tileStore<CN>(p, t, yl, e, out);
     }
-    tileStore<CN>(p, t, yl, e, out);
   }
 }
 

@@ -326,10 +326,15 @@ func newResizeTile(pl *resizePlan, sms, optin int) resizeTile {
 	// Room for the span's alignment, its last vector and the word-wise reads
 	// past its end.
 	rs := (nb + 48 + 15) / 16 * 16
-	// A pixel's weights: whole 16-byte groups, an odd number of them.
+	// A pixel's weights: whole 16-byte groups, an odd number of them; for the
+	// fixed-point kernels half as many words as taps (their bytes split as the
+	// kernel sums them, kernels/resample_resize.cu's tileStage).
 	ws := (pl.x.n + 3) / 4 * 4
 	if ws/4%2 == 0 {
 		ws += 4
+	}
+	if pl.arith == arFix8 {
+		ws = pl.x.n / 2
 	}
 	shape := func(th int) resizeTile {
 		fr := 0
