@@ -14,7 +14,8 @@ import (
 
 // Resize on the GPU against the CPU device on fresh random images: every
 // interpolation, depth and channel count, shrinking and enlarging by integer and
-// fractional factors (the 2x2 fast path among them), 1x1, 1xN, Nx1, 451x300 and
+// fractional factors (the 2x2 fast path among them; one axis kept, where
+// InterArea's float plan has a tap a pixel on it), 1x1, 1xN, Nx1, 451x300 and
 // 4097x3 images, views inside a larger image (unaligned: the fast path's fallback),
 // into poisoned outputs. The kernels reproduce the CPU twin's arithmetic operation
 // for operation, so the results must be identical.
@@ -25,7 +26,8 @@ func TestCUDAResizeMatchesCPU(t *testing.T) {
 		gpuimage.CV16UC1, gpuimage.CV16UC4, gpuimage.CV16SC3, gpuimage.CV32FC1, gpuimage.CV32FC3}
 	shapes := [][2]int{{1, 1}, {1, 37}, {29, 1}, {300, 451}, {3, 4097}, {64, 96}}
 	scales := []resizeCase{{fx: 0.5, fy: 0.5}, {fx: 2, fy: 2}, {fx: 1.0 / 3, fy: 0.25}, {fx: 0.3, fy: 1.7},
-		{fx: 0.06, fy: 0.05}, {size: image.Pt(17, 9)}, {size: image.Pt(1, 1)}, {fx: 1.01, fy: 0.99}, {fx: 2.0 / 3, fy: 2.0 / 3}}
+		{fx: 0.06, fy: 0.05}, {size: image.Pt(17, 9)}, {size: image.Pt(1, 1)}, {fx: 1.01, fy: 0.99}, {fx: 2.0 / 3, fy: 2.0 / 3},
+		{fx: 1, fy: 2.0 / 3}}
 	for _, mt := range types {
 		for _, sh := range shapes {
 			for _, roi := range []bool{false, true} {
