@@ -769,12 +769,13 @@ __device__ __forceinline__ void vpass(const ResizeParams& p) {
 // kFix8's arithmetic). The arithmetic is hpass's and vpass's,
 // operation for operation. The tables' starts must not decrease (the host
 // checks); a pixel whose taps leave the image reads them one by one, clamped.
-// Divider divides small non-negative i by n > 0 with a multiply-high (exact for
-// i < 2^32 / n; 0xffffffff / n + 1 is 2^32 / n rounded up).
+// divMagic is 2^32 / n rounded up, for n > 1: __umulhi(i, divMagic(n)) is i / n
+// for non-negative i < 2^32 / n. Divider divides by any n > 0 so.
+__device__ __forceinline__ unsigned divMagic(int n) { return 0xffffffffu / n + 1; }
 struct Divider {
   int n;
   unsigned m;
-  __device__ explicit Divider(int n) : n(n), m(n > 1 ? 0xffffffffu / n + 1 : 0) {}
+  __device__ explicit Divider(int n) : n(n), m(n > 1 ? divMagic(n) : 0) {}
   __device__ __forceinline__ int operator()(int i) const { return n > 1 ? (int)__umulhi((unsigned)i, m) : i; }
 };
 
@@ -794,17 +795,20 @@ struct TileSmem {
 };
 
 // tileStage lays out the block's shared memory and fills it: the source rows by
-// cp.async (a thread a vector), the weights and the rows' starts by
-// loads. K = 0 (kFloat): the p.nx horizontal weights of each pixel and the p.ny
-// vertical ones of each row as they lie in the tables. K = 4 or 8 (kFix8, p.nx = p.ny = K): a thread
-// a pixel or a row, its K loads issued together; a pixel's horizontal weights
-// are staged as tileX8 sums with them, their low bytes (unsigned) in words
-// 0 .. K/4 - 1 and their high bytes (signed) in words K/4 .. K/2 - 1, 4 taps a
-// word (p.ws = K/2), the vertical ones as integers. The caller synchronizes the
-// block before reading them.
+// cp.async (a thread a vector), the weights and the rows' starts by loads.
+//   K = 0 (kFloat): the p.nx horizontal weights of each pixel and the p.ny
+//   vertical ones of each row as they lie in the tables.
+//   K = 4 or 8 (kFix8, p.nx = p.ny = K): a thread a pixel (the first
+//   GI_RESIZE_TW) or a row (the next p.th <= GI_RESIZE_THMAX), its K loads issued
+//   together; a pixel's horizontal weights staged as tileX8 sums with them,
+//   their low bytes (unsigned) in words 0 .. K/4 - 1 and their high bytes
+//   (signed) in words K/4 .. K/2 - 1, 4 taps a word (p.ws = K/2), the vertical
+//   ones as integers.
+// The caller synchronizes the block before reading them.
 template <int MODE, int CN, int K>
 __device__ __forceinline__ TileSmem tileStage(const ResizeParams& p) {
   static_assert((MODE == kFloat && K == 0) || (MODE == kFix8 && (K == 4 || K == 8)), "tileStage: float, or 4 or 8 fixed-point taps");
+  static_assert(GI_RESIZE_TW + GI_RESIZE_THMAX <= GI_RESIZE_RT, "tileStage: a thread a pixel and a thread a row");
   constexpr int TW = GI_RESIZE_TW, NE = TW * CN;
   extern __shared__ __align__(16) unsigned char smem[];
   const int nx = K ? K : p.nx, ny = K ? K : p.ny, sw = p.sw, sh = p.sh, rs = p.rs, ws = K ? K / 2 : p.ws, sp = p.sp;
@@ -827,8 +831,8 @@ __device__ __forceinline__ TileSmem tileStage(const ResizeParams& p) {
     // vector k): its vectors past the row's last one (rs leaves room for the
     // alignment) are skipped. The rows' alignments are written apart (one row a
     // thread).
-    const int nv = rs >> 4, nf = t.fr * nv, last = sh - 1;  // nv >= 3
-    const unsigned magic = 0xffffffffu / nv + 1;              // as Divider's
+    const int nv = rs >> 4, nf = t.fr * nv, last = sh - 1;
+    const unsigned magic = divMagic(nv);  // nv >= 3: rs >= 48
     unsigned char* d = t.stage + 16 * threadIdx.x;
     for (int f = threadIdx.x; f < nf; f += GI_RESIZE_RT, d += 16 * GI_RESIZE_RT) {
       const int r = (int)__umulhi((unsigned)f, magic), k = f - r * nv;

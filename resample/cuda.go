@@ -326,15 +326,15 @@ func newResizeTile(pl *resizePlan, sms, optin int) resizeTile {
 	// Room for the span's alignment, its last vector and the word-wise reads
 	// past its end.
 	rs := (nb + 48 + 15) / 16 * 16
-	// A pixel's weights: whole 16-byte groups, an odd number of them; for the
-	// fixed-point kernels half as many words as taps (their bytes split as the
-	// kernel sums them, kernels/resample_resize.cu's tileStage).
-	ws := (pl.x.n + 3) / 4 * 4
-	if ws/4%2 == 0 {
-		ws += 4
-	}
-	if pl.arith == arFix8 {
-		ws = pl.x.n / 2
+	// A pixel's weights: for the fixed-point kernels half as many words as taps
+	// (their bytes split as the kernel sums them, kernels/resample_resize.cu's
+	// tileStage), else whole 16-byte groups, an odd number of them.
+	ws := pl.x.n / 2
+	if pl.arith != arFix8 {
+		ws = (pl.x.n + 3) / 4 * 4
+		if ws/4%2 == 0 {
+			ws += 4
+		}
 	}
 	shape := func(th int) resizeTile {
 		fr := 0
@@ -347,7 +347,9 @@ func newResizeTile(pl *resizePlan, sms, optin int) resizeTile {
 		return resizeTile{name: name, th: th, fr: fr, rs: rs, ws: ws, smem: smem}
 	}
 	gx := (pl.dw + resizeTW - 1) / resizeTW
-	for _, th := range []int{64, 48, 32, 24, 16, 12, 8, 6, 4, 3, 2} {
+	// At most resizeThMax rows: tileStage stages the fixed-point rows' weights a
+	// thread a row, in the block's threads past its first GI_RESIZE_TW.
+	for _, th := range []int{resizeThMax, 48, 32, 24, 16, 12, 8, 6, 4, 3, 2} {
 		if t := shape(th); th < pl.dh && t.smem <= resizeTileSmem && gx*((pl.dh+th-1)/th) >= 4*sms && (pl.dh+th-1)/th <= 65535 {
 			return t
 		}
