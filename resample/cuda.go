@@ -253,13 +253,16 @@ func (pl *resizePlan) tileShape(sms, optin int) (resizeTile, bool) {
 // (1, 3 or 4 channels of 8U): InterArea's shrinks by other than whole factors
 // (OpenCV's float arithmetic, gi_resize_tile_f_u8cN), and of the fixed-point
 // plans (gi_resize_tile_x8_K_u8cN) Lanczos4's (8 taps) and cubic shrinks (4
-// taps; VResizeCubicVec_32s8u's rounding, as gi_resize_sep8_4_*). On the H100
-// (8UC3, same run, against the register kernels) Lanczos4 4K->1080p went from
-// 59.7 to 40.7 us, 1080p->4K from 115.2 to 75.9, cubic 4K->1080p from 31.0 to
-// 28.1, 8K->4K from 112.6 to 96.4 and 1080p by 2/3 from 16.9 to 13.3; linear
-// (2 taps) and cubic enlargements measured slower in it (1080p->4K linear 39.8
-// against 27.2 us, cubic 4K->8K 155.5 against 150.0) and stay with sep8, as do
-// steep shrinks (below).
+// taps; VResizeCubicVec_32s8u's rounding, as gi_resize_sep8_4_*), cubic
+// enlargements included. On the H100 (8UC3, same run, against the register
+// kernels) Lanczos4 4K->1080p went from 59.7 to 40.7 us, 1080p->4K from 115.2
+// to 75.9, cubic 4K->1080p from 31.0 to 28.1, 8K->4K from 112.6 to 96.4 and
+// 1080p by 2/3 from 16.9 to 13.3. Linear (2 taps) measured slower in it
+// (1080p->4K 39.8 against 27.2 us) and stays with sep8, as do steep shrinks
+// (below). Cubic enlargements stayed with sep8 too (4K->8K 155.5 against 150.0)
+// until the tiles' cheaper staging (b347967): on the H200 (2026-11-29, same run,
+// two runs each) cubic 1080p->4K went from 46.1-46.6 to 37.3-37.4 us, 4K->8K
+// from 149.3 to 134.4-134.5 and 640x480 x2 from 18.7 to 10.5.
 func (pl *resizePlan) tileKernel() string {
 	if pl.kind != kindSep || pl.depth != core.Depth8U || (pl.cn != 1 && pl.cn != 3 && pl.cn != 4) {
 		return ""
@@ -267,7 +270,7 @@ func (pl *resizePlan) tileKernel() string {
 	if pl.arith == arFloat {
 		return fmt.Sprintf("gi_resize_tile_f_u8c%d", pl.cn)
 	}
-	if pl.arith != arFix8 || pl.x.n != pl.y.n || (pl.x.n != 8 && (pl.x.n != 4 || pl.simdKind != simdCubic || pl.dh >= pl.sh)) {
+	if pl.arith != arFix8 || pl.x.n != pl.y.n || (pl.x.n != 8 && (pl.x.n != 4 || pl.simdKind != simdCubic)) {
 		return ""
 	}
 	// Shrinks steeper than 3x (cubic) or 4x (Lanczos4) on either axis stay with

@@ -8,7 +8,8 @@ timed run queued behind a 2 ms busy kernel.
 
 With RESAMPLE_ONLY=1 in the environment, only the resampling cases (CuPy's
 resample_poly, torchaudio's resample); with SPEC_ONLY=1, only the spectrogram; with
-IIR_ONLY=1, only sosfilt, lfilter and sosfiltfilt."""
+IIR_ONLY=1, only sosfilt, lfilter and sosfiltfilt; with FIR_ONLY=1, only the
+convolutions and the crossover."""
 import datetime
 import os
 import statistics
@@ -84,7 +85,8 @@ except Exception as e:  # noqa: BLE001
 for rows, n in shapes:
     x = cp.random.default_rng(1).random((rows, n), dtype=cp.float32)
     iir_only = bool(os.environ.get("IIR_ONLY"))
-    for up, down in (() if os.environ.get("SPEC_ONLY") or iir_only else ((160, 147), (147, 160), (2, 1), (1, 2))):
+    fir_only = bool(os.environ.get("FIR_ONLY"))
+    for up, down in (() if os.environ.get("SPEC_ONLY") or iir_only or fir_only else ((160, 147), (147, 160), (2, 1), (1, 2))):
         op, ratio = f"resample poly {up}/{down}", up / down
         row(op, n, rows, "cupy-cuda", cupy_us(lambda: cps.resample_poly(x, up, down, axis=-1)), outputs=ratio)
         if taf is not None and torch is not None:
@@ -104,10 +106,10 @@ for rows, n in shapes:
             tx = torch.as_tensor(x, device="cuda").reshape(rows, 1, n)
             th = torch.as_tensor(h, device="cuda").flip(0).reshape(1, 1, m)
             row(op, n, rows, "torch-cuda", torch_us(lambda: F.conv1d(tx, th, padding=m // 2)))
-    if not os.environ.get("SPEC_ONLY"):
+    if not os.environ.get("SPEC_ONLY") and not fir_only:
         row("dsp sosfilt butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.sosfilt(sos, x, axis=-1)))
         row("dsp lfilter butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.lfilter(b, a, x, axis=-1)))
-    if n > 3 * 2 * (2 * len(sos) + 1) and not os.environ.get("SPEC_ONLY"):
+    if n > 3 * 2 * (2 * len(sos) + 1) and not os.environ.get("SPEC_ONLY") and not fir_only:
         row("dsp sosfiltfilt butter8", n, rows, "cupy-cuda", cupy_us(lambda: cps.sosfiltfilt(sos, x, axis=-1)))
     if n >= 8191 and bands:
         if rows == 1:
@@ -118,7 +120,7 @@ for rows, n in shapes:
     # Spectrogram, 1024-sample Hann segments, hop 256 (SciPy's defaults otherwise:
     # constant detrend, density, one-sided PSD): CuPy's spectrogram, torch's stft
     # and |X|^2 (no detrend or scaling: less work than the case asks).
-    if n >= 1024 and not os.environ.get("SPEC_SKIP") and not iir_only:
+    if n >= 1024 and not os.environ.get("SPEC_SKIP") and not iir_only and not fir_only:
         op = "dsp spectrogram 1024/256 hann"
         nseg = (n - 1024) // 256 + 1
         outs = 513 * nseg / n
