@@ -57,11 +57,45 @@ func sosF32Error(sos dsp.SOS) float64 {
 	return math.Sqrt(d / math.Max(n, 1e-300))
 }
 
+// tfF32Error is sosF32Error for a transfer function: lfilter in direct form II
+// transposed, float32 coefficients (normalised by a[0]) and arithmetic against
+// float64.
+func tfF32Error(b, a []float64) float64 {
+	n := max(len(a), len(b))
+	c64, d64 := make([]float64, n), make([]float64, n) // b / a[0], a / a[0]
+	c32, d32 := make([]float32, n), make([]float32, n)
+	for i := range c64 {
+		if i < len(b) {
+			c64[i] = b[i] / a[0]
+		}
+		if i < len(a) {
+			d64[i] = a[i] / a[0]
+		}
+		c32[i], d32[i] = float32(c64[i]), float32(d64[i])
+	}
+	r := rand.New(rand.NewSource(1))
+	z64, z32 := make([]float64, n), make([]float32, n) // z[n-1] stays 0
+	var d, s float64
+	for i := 0; i < 8192; i++ {
+		x32 := float32(r.NormFloat64())
+		x := float64(x32)
+		y, y32 := c64[0]*x+z64[0], c32[0]*x32+z32[0]
+		for k := 1; k < n; k++ {
+			z64[k-1] = c64[k]*x - d64[k]*y + z64[k]
+			z32[k-1] = c32[k]*x32 - d32[k]*y32 + z32[k]
+		}
+		d += (float64(y32) - y) * (float64(y32) - y)
+		s += y * y
+	}
+	return math.Sqrt(d / math.Max(s, 1e-300))
+}
+
 // gpuIIRCase is a filter call run on both devices.
 type gpuIIRCase struct {
 	name  string
 	tol   float64 // of the output's RMS: 1e-4 when 0
 	peak  float64 // the largest difference over the RMS, with no random state: tol when 0
+	ztol  float64 // zf's difference over its largest value: tol when 0
 	state bool    // zi and zf (lfilter, sosfilt)
 	zi    func(rows int) (int, int, []float64)
 	run   func(src, dst, zi, zf *gpuimage.Image, opts ...gpuimage.Option) error
@@ -80,11 +114,18 @@ func gpuIIRCases(t testing.TB, r *rand.Rand) []gpuIIRCase {
 		// way): a random order-8 one with poles within 0.95 measured up to 1.4e-4
 		// of the RMS, 7.2e-4 at its peak and 1.5e-4 in zf against the CPU's float64
 		// (H100, PART=tests at 21:09Z on 2026-11-24; most draws stay under 1e-6).
-		tol, peak := 0.0, 0.0
+		// Some draws are worse in float32 itself, so the tolerances grow with the
+		// filter's own float32 error, as sosfilt's do: an order-5 one (seed
+		// 6693826367653788039) strays 3.4e-4 of the RMS in float32 on the CPU
+		// (tfF32Error), and the GPU was 2.3e-4 off, 2.1e-3 at its peak and 3.8e-3
+		// in zf (H200, 2026-11-29), past the fixed 5e-4 and 2e-3 it had.
+		tol, peak, ztol := 0.0, 0.0, 0.0
 		if order > 4 {
-			tol, peak = 5e-4, 2e-3
+			e := tfF32Error(b, a)
+			tol, peak = max(5e-4, 4*e), max(2e-3, 40*e)
+			ztol = peak
 		}
-		cs = append(cs, gpuIIRCase{name: fmt.Sprintf("lfilter order %d", order), state: order > 0, tol: tol,
+		cs = append(cs, gpuIIRCase{name: fmt.Sprintf("lfilter order %d", order), state: order > 0, tol: tol, ztol: ztol,
 			zi: func(rows int) (int, int, []float64) { return rows, order, randZi(r, rows*order) },
 			run: func(src, dst, zi, zf *gpuimage.Image, o ...gpuimage.Option) error {
 				return dsp.LFilterState(src, dst, b, a, zi, zf, o...)
@@ -133,7 +174,9 @@ func gpuIIRCases(t testing.TB, r *rand.Rand) []gpuIIRCase {
 // (a tile of 8192, several, 70 rows of three), batches, random zi, poisoned outputs
 // and zf; the RMS of the difference within 1e-4 of the output's RMS (the GPU in
 // float32 with float32 coefficients, the CPU in float64) and zf within 1e-4 of its
-// largest value. Logged: that and the largest difference over the RMS, which
+// largest value, more where the filter itself strays further in float32
+// (gpuIIRCases: transfer functions of order 5 and more, cascades with a band edge
+// near 0 or Nyquist). Logged: that and the largest difference over the RMS, which
 // random states make large: they drive resonant cascades to outputs thousands of
 // times the signal's in the first samples, where float32 coefficients and
 // arithmetic keep about 1e-5 of the value (a narrow low-pass) while the RMS over
@@ -179,7 +222,7 @@ func TestCUDAIIRMatchesCPU(t *testing.T) {
 					t.Errorf("%s: GPU off the CPU by up to %.3g of the RMS (want %g)", name, p, pt)
 				}
 				if c.state {
-					if d, ok := closeTo(f64(tu.Float32s(t, gzf)), f64(tu.Float32s(t, czf)), max(c.tol, 1e-4)); !ok {
+					if d, ok := closeTo(f64(tu.Float32s(t, gzf)), f64(tu.Float32s(t, czf)), max(c.ztol, c.tol, 1e-4)); !ok {
 						t.Errorf("%s: zf off the CPU's by %.3g", name, d)
 					}
 				}
