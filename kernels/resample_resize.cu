@@ -765,10 +765,11 @@ __device__ __forceinline__ void vpass(const ResizeParams& p) {
 //   al     the staged rows' alignments.
 // The horizontal pass runs a warp a row and a thread a pixel, reading its taps as
 // whole words realigned with a funnel shift and 4 weights at a time; the vertical
-// pass 4 consecutive elements a thread (tileX8 below: the same layout, with
-// kFix8's arithmetic). The arithmetic is hpass's and vpass's,
-// operation for operation. The tables' starts must not decrease (the host
-// checks); a pixel whose taps leave the image reads them one by one, clamped.
+// pass a group of 4 consecutive elements a thread, down the tile's rows
+// (tileX8's tileVert, below, two groups, with kFix8's arithmetic). The arithmetic
+// is hpass's and vpass's, operation for operation. The tables' starts must not
+// decrease (the host checks); a pixel whose taps leave the image reads them one
+// by one, clamped.
 // divMagic is 2^32 / n rounded up, for n > 1: __umulhi(i, divMagic(n)) is i / n
 // for non-negative i < 2^32 / n. Divider divides by any n > 0 so.
 __device__ __forceinline__ unsigned divMagic(int n) { return 0xffffffffu / n + 1; }
@@ -803,7 +804,8 @@ struct TileSmem {
 //   together; a pixel's horizontal weights staged as tileX8 sums with them,
 //   their low bytes (unsigned) in words 0 .. K/4 - 1 and their high bytes
 //   (signed) in words K/4 .. K/2 - 1, 4 taps a word (p.ws = K/2), the vertical
-//   ones as integers.
+//   ones as integers (K = 8) or as floats scaled by 2^-22 (K = 4: the cubic
+//   float arithmetic's weights, exact; tileVert).
 // The caller synchronizes the block before reading them.
 template <int MODE, int CN, int K>
 __device__ __forceinline__ TileSmem tileStage(const ResizeParams& p) {
@@ -881,9 +883,15 @@ __device__ __forceinline__ TileSmem tileStage(const ResizeParams& p) {
     float w[K ? K : 1];
 #pragma unroll
     for (int j = 0; j < K; ++j) w[j] = __ldg(p.yw + (size_t)(t.y0 + yl) * K + j);
+    constexpr float kScale = K == 4 ? 1.f / (2048.f * 2048.f) : 1.f;
 #pragma unroll
-    for (int j = 0; j < K; j += 4)
-      *reinterpret_cast<int4*>(t.wy + yl * K + j) = make_int4((int)w[j], (int)w[j + 1], (int)w[j + 2], (int)w[j + 3]);
+    for (int j = 0; j < K; j += 4) {
+      if (K == 4)
+        *reinterpret_cast<float4*>(t.wy + yl * K + j) =
+            make_float4(__fmul_rn(w[j], kScale), __fmul_rn(w[j + 1], kScale), __fmul_rn(w[j + 2], kScale), __fmul_rn(w[j + 3], kScale));
+      else
+        *reinterpret_cast<int4*>(t.wy + yl * K + j) = make_int4((int)w[j], (int)w[j + 1], (int)w[j + 2], (int)w[j + 3]);
+    }
   }
   copyWait();
   return t;
@@ -905,26 +913,22 @@ __device__ __forceinline__ void tileTaps(const unsigned char* row, int o, unsign
   }
 }
 
-// tileStore stores 4 * NV consecutive output bytes (words out) at element e of
-// the tile's output row yl: one 8-byte store (NV 2) or NV 4-byte stores where
-// aligned, else bytes (at the row's end, or at unaligned addresses).
-template <int CN, int NV>
-__device__ __forceinline__ void tileStore(const ResizeParams& p, const TileSmem& t, int yl, int e, const unsigned (&out)[NV]) {
-  static_assert(NV == 1 || NV == 2, "tileStore: 4 or 8 bytes");
-  const int ne = t.npx * CN;
-  u8* d = static_cast<u8*>(p.dst) + (size_t)(t.y0 + yl) * p.dp + t.px0 * CN + e;
-  const size_t a = reinterpret_cast<size_t>(d);
-  if (e + 4 * NV <= ne && NV == 2 && a % 8 == 0) {
-    *reinterpret_cast<uint2*>(d) = make_uint2(out[0], out[NV - 1]);
-  } else if (e + 4 * NV <= ne && a % 4 == 0) {
-#pragma unroll
-    for (int q = 0; q < NV; ++q) reinterpret_cast<unsigned*>(d)[q] = out[q];
+// tileStoreWord stores an output group's 4 bytes (out, lowest first) at d, its
+// element e of the tile's ne: one word where they all lie in the tile and d is
+// aligned, else byte by byte.
+__device__ __forceinline__ void tileStoreWord(u8* d, int e, int ne, unsigned out) {
+  if (e + 4 <= ne && reinterpret_cast<size_t>(d) % 4 == 0) {
+    *reinterpret_cast<unsigned*>(d) = out;
   } else {
 #pragma unroll
-    for (int q = 0; q < 4 * NV; ++q)
-      if (e + q < ne) d[q] = (u8)(out[q / 4] >> (8 * (q % 4)));
+    for (int q = 0; q < 4; ++q)
+      if (e + q < ne) d[q] = (u8)(out >> (8 * q));
   }
 }
+
+// sat8bits is sat<u8>(f) in the low byte of a word (its other bytes not zero):
+// clamped, then rounded to nearest even by the add.
+__device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(fminf(fmaxf(f, 0.f), 255.f) + 8388608.f); }
 
 template <int CN>
 __device__ __forceinline__ void tile(const ResizeParams& p) {
@@ -946,19 +950,22 @@ __device__ __forceinline__ void tile(const ResizeParams& p) {
         const int o = al + off, sft = (o & 3) * 8;
         const unsigned* wp = reinterpret_cast<const unsigned*>(t.stage + r * rs) + (o >> 2);
         unsigned prev = wp[0];
-        for (int j0 = 0; j0 < nx; j0 += 4, wp += CN) {
-          unsigned v4[CN];  // the group's 4 taps, realigned
+        // A group of 4 taps: their words realigned, their weights one vector;
+        // the taps past nx (the last group's) left out.
+        auto group = [&](int j0, bool last) {
+          unsigned v4[CN];
 #pragma unroll
           for (int q = 0; q < CN; ++q) {
             const unsigned next = wp[q + 1];
             v4[q] = __funnelshift_r(prev, next, sft);
             prev = next;
           }
+          wp += CN;
           const float4 g = *reinterpret_cast<const float4*>(w + j0);
           const float gw[4] = {g.x, g.y, g.z, g.w};
 #pragma unroll
           for (int tp = 0; tp < 4; ++tp) {
-            if (j0 + tp < nx) {
+            if (!last || j0 + tp < nx) {
 #pragma unroll
               for (int c = 0; c < CN; ++c) {
                 const int k = tp * CN + c;
@@ -967,7 +974,10 @@ __device__ __forceinline__ void tile(const ResizeParams& p) {
               }
             }
           }
-        }
+        };
+        int j0 = 0;
+        for (; j0 + 4 <= nx; j0 += 4) group(j0, false);
+        if (j0 < nx) group(j0, true);
       } else {
         const unsigned char* s = t.stage + r * rs + al;
         for (int j = 0; j < nx; ++j) {
@@ -981,14 +991,15 @@ __device__ __forceinline__ void tile(const ResizeParams& p) {
     }
   }
   __syncthreads();
-  // The vertical pass: 4 consecutive elements a thread (NE is a multiple of 4),
-  // their intermediates one vector a row, stored as one word where aligned.
-  constexpr int NQ = NE / 4;
-  const int ne = t.npx * CN;
+  // The vertical pass: a thread a group of 4 consecutive elements down the
+  // tile's rows, as tileVert (below) has them.
+  constexpr int NQ = NE / 4, S = GI_RESIZE_RT / NQ;
+  const int s = threadIdx.x / NQ, e = 4 * (threadIdx.x % NQ), ne = t.npx * CN;
+  if (s >= S || e >= ne) return;
+  const size_t step = (size_t)S * p.dp;
+  u8* d = static_cast<u8*>(p.dst) + (size_t)(t.y0 + s) * p.dp + t.px0 * CN + e;
   const float* const wy = reinterpret_cast<const float*>(t.wy);
-  for (int i = threadIdx.x; i < t.nrow * NQ; i += GI_RESIZE_RT) {
-    const int yl = i / NQ, e = (i - yl * NQ) * 4;
-    if (e >= ne) continue;
+  for (int yl = s; yl < t.nrow; yl += S, d += step) {
     const float* m = mid + t.ry[yl] * NE + e;
     const float* const b = wy + yl * ny;
     float acc[4];
@@ -1000,10 +1011,8 @@ __device__ __forceinline__ void tile(const ResizeParams& p) {
       accTap<kFloat>(acc[2], j, v.z, bj);
       accTap<kFloat>(acc[3], j, v.w, bj);
     }
-    unsigned word[1] = {0};
-#pragma unroll
-    for (int q = 0; q < 4; ++q) word[0] |= (unsigned)sat<u8>(acc[q]) << (8 * q);
-    tileStore<CN>(p, t, yl, e, word);
+    const unsigned out = packLow(sat8bits(acc[0]), sat8bits(acc[1]), sat8bits(acc[2]), sat8bits(acc[3]));
+    tileStoreWord(d, e, ne, out);
   }
 }
 
@@ -1039,8 +1048,83 @@ __device__ __forceinline__ unsigned chanTaps(const unsigned (&v)[NW], int g, int
   return __byte_perm(a, b, c % 2 == 0 ? 0x5410 : 0x7632);
 }
 
-// sat8bits is sat<u8>(f) in the low byte of a word (its other bytes not zero).
-__device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(fminf(fmaxf(f, 0.f), 255.f) + 8388608.f); }
+
+// tileVert is tileX8's vertical pass: thread i takes the groups of 4
+// consecutive elements e and e + NE / 2 of the tile's row, e = 4 * (i % (NE / 8))
+// (a warp's 16-byte loads of a row's intermediates are consecutive: no bank
+// conflicts), in every S-th output row from row i / (NE / 8) (S = the groups of
+// rows the block's threads make), its output two words a row. Each group lies on
+// one side of p.simd (a multiple of 8; the tile's first element is a multiple of
+// 32): before it (K = 4), VResizeCubicVec_32s8u's float arithmetic (the
+// intermediates are floats, and tileStage staged the weights already scaled by
+// 2^-22), the products summed last to first, each rounded; past it, the integer
+// (sum + 2^21) >> 22 (K = 4 takes its weights back from the scaled floats,
+// exactly).
+template <int K, int CN>
+__device__ __forceinline__ void tileVert(const ResizeParams& p, const TileSmem& t) {
+  constexpr int NE = GI_RESIZE_TW * CN, NH = NE / 2, NQ = NE / 8, S = GI_RESIZE_RT / NQ;
+  const int s = threadIdx.x / NQ, e = 4 * (threadIdx.x % NQ), ne = t.npx * CN;
+  if (s >= S || e >= ne) return;
+  bool fl[2];
+#pragma unroll
+  for (int v = 0; v < 2; ++v) fl[v] = K == 4 && t.px0 * CN + e + v * NH < p.simd;
+  const size_t step = (size_t)S * p.dp;
+  u8* d = static_cast<u8*>(p.dst) + (size_t)(t.y0 + s) * p.dp + t.px0 * CN + e;
+  const bool aligned = (reinterpret_cast<size_t>(d) | (size_t)p.dp) % 4 == 0;  // every row's words
+  for (int yl = s; yl < t.nrow; yl += S, d += step) {
+    const unsigned* const m = t.mid + t.ry[yl] * NE + e;
+    float bs[K];  // K = 4: the scaled weights
+    int b[K];
+#pragma unroll
+    for (int j = 0; j < K; j += 4) {
+      if (K == 4) {
+        const float4 bw = *reinterpret_cast<const float4*>(reinterpret_cast<const float*>(t.wy) + yl * K + j);
+        bs[j] = bw.x, bs[j + 1] = bw.y, bs[j + 2] = bw.z, bs[j + 3] = bw.w;
+      } else {
+        const int4 bw = *reinterpret_cast<const int4*>(reinterpret_cast<const int*>(t.wy) + yl * K + j);
+        b[j] = bw.x, b[j + 1] = bw.y, b[j + 2] = bw.z, b[j + 3] = bw.w;
+      }
+    }
+#pragma unroll
+    for (int v = 0; v < 2; ++v) {
+      unsigned out;
+      if (fl[v]) {
+        float acc[4];
+#pragma unroll
+        for (int j = K - 1; j >= 0; --j) {
+          const uint4 h = *reinterpret_cast<const uint4*>(m + v * NH + j * NE);
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            const float pr = __fmul_rn(__uint_as_float(word(h, q)), bs[j]);
+            acc[q] = j == K - 1 ? pr : __fadd_rn(pr, acc[q]);
+          }
+        }
+        out = packLow(sat8bits(acc[0]), sat8bits(acc[1]), sat8bits(acc[2]), sat8bits(acc[3]));
+      } else {
+        if (K == 4) {
+#pragma unroll
+          for (int j = 0; j < K; ++j) b[j] = __float2int_rn(__fmul_rn(bs[j], 2048.f * 2048.f));
+        }
+        int acc[4] = {};
+#pragma unroll
+        for (int j = 0; j < K; ++j) {
+          const uint4 h = *reinterpret_cast<const uint4*>(m + v * NH + j * NE);
+#pragma unroll
+          for (int q = 0; q < 4; ++q) acc[q] += (int)word(h, q) * b[j];
+        }
+        unsigned o[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) o[q] = (unsigned)sati<u8>((acc[q] + (1 << 21)) >> 22);
+        out = packLow(o[0], o[1], o[2], o[3]);
+      }
+      if (aligned && e + v * NH + 4 <= ne)
+        *reinterpret_cast<unsigned*>(d + v * NH) = out;
+      else if (e + v * NH < ne)
+        tileStoreWord(d + v * NH, e + v * NH, ne, out);
+    }
+  }
+}
+
 
 // tileX8: kFix8's plans of K = 4 taps (cubic: VResizeCubicVec_32s8u's float
 // arithmetic for the row's first p.simd elements, the integer rounding past
@@ -1049,15 +1133,12 @@ __device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(f
 // taps as whole words and sums each channel's taps 4 at a time with dp4a (the
 // 11-bit weights split into a low unsigned and a high signed byte: the sum of the
 // low products plus 256 times that of the high ones, exact); it leaves each sum
-// in mid as the vertical pass wants it: a float for K = 4 before p.simd, the
-// integer else. The vertical pass computes 8 elements a thread, 4 consecutive
-// ones in each half of the tile's row, each 4 on one side of p.simd (a multiple
-// of 8; the tile's first element is a multiple of 32).
+// in mid as the vertical pass (tileVert) wants it: a float for K = 4 before
+// p.simd, the integer else.
 template <int K, int CN>
 __device__ __forceinline__ void tileX8(const ResizeParams& p) {
   static_assert(K == 4 || K == 8, "tileX8: 4 or 8 taps");
   constexpr int NE = GI_RESIZE_TW * CN, NB = K * CN, NW = (NB + 3) / 4, NG = K / 4;
-  constexpr int VE = 8, NV = VE / 4;
   constexpr int ws = K / 2;  // tileStage's split weights (p.ws)
   const int sw = p.sw, rs = p.rs;
   const TileSmem t = tileStage<kFix8, CN, K>(p);
@@ -1118,57 +1199,7 @@ __device__ __forceinline__ void tileX8(const ResizeParams& p) {
     }
   }
   __syncthreads();
-  // The vertical pass: a thread 4 consecutive elements of each half of the
-  // tile's row (e and e + NE / 2), so that a warp's 16-byte loads of a row's
-  // intermediates are consecutive (no bank conflicts); each group of 4 lies on
-  // one side of p.simd (a multiple of 8).
-  constexpr int NQ = NE / VE, NH = NE / 2;
-  const int ne = t.npx * CN;
-  for (int i = threadIdx.x; i < t.nrow * NQ; i += GI_RESIZE_RT) {
-    const int yl = i / NQ, e0 = (i - yl * NQ) * 4;
-    if (e0 >= ne) continue;
-    int b[K];  // the row's vertical weights (16-byte aligned rows)
-#pragma unroll
-    for (int j = 0; j < K; j += 4) {
-      const int4 bw = *reinterpret_cast<const int4*>(reinterpret_cast<const int*>(t.wy) + yl * K + j);
-      b[j] = bw.x, b[j + 1] = bw.y, b[j + 2] = bw.z, b[j + 3] = bw.w;
-    }
-#pragma unroll
-    for (int v = 0; v < NV; ++v) {
-      const int e = e0 + v * NH;
-      const unsigned* const m = t.mid + t.ry[yl] * NE + e;
-      unsigned out[1];
-      if (K == 4 && t.px0 * CN + e < p.simd) {
-        // VResizeCubicVec_32s8u: the weights scaled by 2^-22, products summed
-        // last to first, each rounded.
-        float acc[4];
-#pragma unroll
-        for (int j = K - 1; j >= 0; --j) {
-          const float bs = __fmul_rn((float)b[j], 1.f / (2048.f * 2048.f));
-          const uint4 h = *reinterpret_cast<const uint4*>(m + j * NE);
-#pragma unroll
-          for (int q = 0; q < 4; ++q) {
-            const float pr = __fmul_rn(__uint_as_float(word(h, q)), bs);
-            acc[q] = j == K - 1 ? pr : __fadd_rn(pr, acc[q]);
-          }
-        }
-        out[0] = packLow(sat8bits(acc[0]), sat8bits(acc[1]), sat8bits(acc[2]), sat8bits(acc[3]));
-      } else {
-        int acc[4] = {};
-#pragma unroll
-        for (int j = 0; j < K; ++j) {
-          const uint4 h = *reinterpret_cast<const uint4*>(m + j * NE);
-#pragma unroll
-          for (int q = 0; q < 4; ++q) acc[q] += (int)word(h, q) * b[j];
-        }
-        unsigned o[4];
-#pragma unroll
-        for (int q = 0; q < 4; ++q) o[q] = (unsigned)sati<u8>((acc[q] + (1 << 21)) >> 22);
-        out[0] = packLow(o[0], o[1], o[2], o[3]);
-      }
-      tileStore<CN>(p, t, yl, e, out);
-    }
-  }
+  tileVert<K, CN>(p, t);
 }
 
 // splitWeights packs bits 0-7, 8-15 and 16-23 of 4 of Pillow's integer weights
