@@ -25,16 +25,23 @@ func rmsDiff(got, want []float64) float64 {
 	return math.Sqrt(ds / math.Max(ss, 1e-60))
 }
 
-// sosF32Error is how far sosfilt in float32 arithmetic (as the GPU filters)
-// strays from float64 on 8192 samples of white noise: the RMS of the difference
-// over that of the float64 output, the filter's own sensitivity to float32.
-func sosF32Error(sos dsp.SOS) float64 {
+// f32Noise is the 8192 samples of white noise the float32 error estimates filter:
+// as float64 and as float32, the same values.
+func f32Noise() ([]float64, []float32) {
 	r := rand.New(rand.NewSource(1))
 	x, x32 := make([]float64, 8192), make([]float32, 8192)
 	for i := range x {
 		x32[i] = float32(r.NormFloat64())
 		x[i] = float64(x32[i])
 	}
+	return x, x32
+}
+
+// sosF32Error is how far sosfilt in float32 arithmetic (as the GPU filters)
+// strays from float64 on f32Noise: the RMS of the difference over that of the
+// float64 output, the filter's own sensitivity to float32.
+func sosF32Error(sos dsp.SOS) float64 {
+	x, x32 := f32Noise()
 	for _, c := range sos {
 		b0, b1, b2, a1, a2 := c[0]/c[3], c[1]/c[3], c[2]/c[3], c[4]/c[3], c[5]/c[3]
 		f0, f1, f2, g1, g2 := float32(b0), float32(b1), float32(b2), float32(a1), float32(a2)
@@ -49,12 +56,7 @@ func sosF32Error(sos dsp.SOS) float64 {
 			x32[i] = v
 		}
 	}
-	var d, n float64
-	for i, v := range x {
-		d += (float64(x32[i]) - v) * (float64(x32[i]) - v)
-		n += v * v
-	}
-	return math.Sqrt(d / math.Max(n, 1e-300))
+	return rmsDiff(f64(x32), x)
 }
 
 // tfF32Error is sosF32Error for a transfer function: lfilter in direct form II
@@ -73,21 +75,17 @@ func tfF32Error(b, a []float64) float64 {
 		}
 		c32[i], d32[i] = float32(c64[i]), float32(d64[i])
 	}
-	r := rand.New(rand.NewSource(1))
+	x, x32 := f32Noise()
 	z64, z32 := make([]float64, n), make([]float32, n) // z[n-1] stays 0
-	var d, s float64
-	for i := 0; i < 8192; i++ {
-		x32 := float32(r.NormFloat64())
-		x := float64(x32)
-		y, y32 := c64[0]*x+z64[0], c32[0]*x32+z32[0]
+	for i := range x {
+		y, y32 := c64[0]*x[i]+z64[0], c32[0]*x32[i]+z32[0]
 		for k := 1; k < n; k++ {
-			z64[k-1] = c64[k]*x - d64[k]*y + z64[k]
-			z32[k-1] = c32[k]*x32 - d32[k]*y32 + z32[k]
+			z64[k-1] = c64[k]*x[i] - d64[k]*y + z64[k]
+			z32[k-1] = c32[k]*x32[i] - d32[k]*y32 + z32[k]
 		}
-		d += (float64(y32) - y) * (float64(y32) - y)
-		s += y * y
+		x[i], x32[i] = y, y32
 	}
-	return math.Sqrt(d / math.Max(s, 1e-300))
+	return rmsDiff(f64(x32), x)
 }
 
 // gpuIIRCase is a filter call run on both devices.

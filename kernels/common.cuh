@@ -8,13 +8,15 @@ typedef unsigned short u16;
 typedef short s16;
 typedef float f32;
 
+// sat8bits is sat<u8>(f) in the low byte of a word (its other bytes not zero),
+// for packing (packLow) without masking: without a conversion instruction (those
+// share the slow special-function pipe), clamped to 0..255, f + 2^23 holds
+// round-half-even(f) in its low byte.
+__device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(fminf(fmaxf(f, 0.f), 255.f) + 8388608.f); }
+
 // sat<T>(f) rounds half to even (cvRound) and clamps to T's range; NaN gives 0.
 template <typename T> __device__ __forceinline__ T sat(float f);
-// u8 without a conversion instruction (those share the slow special-function
-// pipe): clamped to 0..255, f + 2^23 holds round-half-even(f) in its low byte.
-template <> __device__ __forceinline__ u8 sat<u8>(float f) {
-  return (u8)__float_as_uint(fminf(fmaxf(f, 0.f), 255.f) + 8388608.f);
-}
+template <> __device__ __forceinline__ u8 sat<u8>(float f) { return (u8)sat8bits(f); }
 template <> __device__ __forceinline__ u16 sat<u16>(float f) {
   int i = __float2int_rn(f);
   return (u16)min(max(i, 0), 65535);

@@ -205,8 +205,7 @@ __device__ __forceinline__ float u8f(unsigned w, int k) {
 // to_u8 rounds f (half to even, or half up) and saturates to 0..255; the result is
 // in the low byte of a float's bit pattern.
 __device__ __forceinline__ unsigned to_u8_bits(float f, int halfup) {
-  f = fminf(fmaxf(f, 0.f), 255.f);
-  return halfup ? __float_as_uint(__fadd_rd(f + 0.5f, 8388608.f)) : __float_as_uint(f + 8388608.f);
+  return halfup ? __float_as_uint(__fadd_rd(fminf(fmaxf(f, 0.f), 255.f) + 0.5f, 8388608.f)) : sat8bits(f);
 }
 // pack_u8 packs E results (f + g.delta, rounded as g.halfup says and saturated to
 // 0..255) four a word, the first lowest.

@@ -926,10 +926,6 @@ __device__ __forceinline__ void tileStoreWord(u8* d, int e, int ne, unsigned out
   }
 }
 
-// sat8bits is sat<u8>(f) in the low byte of a word (its other bytes not zero):
-// clamped, then rounded to nearest even by the add.
-__device__ __forceinline__ unsigned sat8bits(float f) { return __float_as_uint(fminf(fmaxf(f, 0.f), 255.f) + 8388608.f); }
-
 template <int CN>
 __device__ __forceinline__ void tile(const ResizeParams& p) {
   constexpr int NE = GI_RESIZE_TW * CN;
@@ -1048,7 +1044,6 @@ __device__ __forceinline__ unsigned chanTaps(const unsigned (&v)[NW], int g, int
   return __byte_perm(a, b, c % 2 == 0 ? 0x5410 : 0x7632);
 }
 
-
 // tileVert is tileX8's vertical pass: thread i takes the groups of 4
 // consecutive elements e and e + NE / 2 of the tile's row, e = 4 * (i % (NE / 8))
 // (a warp's 16-byte loads of a row's intermediates are consecutive: no bank
@@ -1124,7 +1119,6 @@ __device__ __forceinline__ void tileVert(const ResizeParams& p, const TileSmem& 
     }
   }
 }
-
 
 // tileX8: kFix8's plans of K = 4 taps (cubic: VResizeCubicVec_32s8u's float
 // arithmetic for the row's first p.simd elements, the integer rounding past
