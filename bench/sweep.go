@@ -8,6 +8,7 @@ import (
 	"github.com/gpuimg/gpuimg/colorconv"
 	"github.com/gpuimg/gpuimg/convolve"
 	"github.com/gpuimg/gpuimg/gpuimage"
+	"github.com/gpuimg/gpuimg/resample"
 )
 
 // sweepCases are the filters and conversions that NPP also has, over their
@@ -110,5 +111,20 @@ func init() {
 		add("cvtColor "+code.String(), cv.mt, cv.bytes, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 			return colorconv.CvtColor(src, dst, code, on)
 		})
+	}
+	// Resizes over depths and channels, where NPP's nppiResize has them (its
+	// super-sampling, InterArea's peer, shrinks only; npp_bench.cu skips area x2).
+	for _, in := range []resample.Interpolation{resample.InterNearest, resample.InterLinear, resample.InterCubic, resample.InterArea, resample.InterLanczos4} {
+		for _, f := range []struct {
+			name string
+			f    float64
+		}{{"1/2", 0.5}, {"x2", 2}, {"2/3", 2.0 / 3}} {
+			for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC4, gpuimage.CV16UC1, gpuimage.CV16UC3, gpuimage.CV32FC1, gpuimage.CV32FC3} {
+				in, fx := in, f.f
+				sweepCases = append(sweepCases, benchCase{fmt.Sprintf("rsweep %v %s", in, f.name), resized(mt, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+					return resample.Resize(src, dst, image.Point{}, fx, fx, in, on)
+				})})
+			}
+		}
 	}
 }

@@ -14,7 +14,7 @@
 #   CuPy and torch, memcheck;
 # PART=wavelet: the wavelet transforms and Denoise: GPU tests, CLI, bench with the
 #   torch Haar peer, ncu, memcheck;
-# PART=sweep: issue 27's sweep of filters and conversions against NPP at 1080p, 4K
+# PART=sweep: issue 27's sweep of filters, conversions and resizes against NPP at 1080p, 4K
 #   and 8K, and the "vs NPP" matrix;
 # PART=pipeline: the pipeline benchmark at 1080p and 4K, with .gpu/bench-before (a
 #   bench built from an earlier commit, when present) in the same run;
@@ -114,7 +114,7 @@ if [ "$part" = resize ]; then
   step sanitizer-resize bash -c "cd resample && timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/resample.test' -test.run 'CUDAResizeMatches|CUDAPyr|CUDAScale' -test.short -test.count=1 2>&1 | tail -3"
 fi
 if [ "$part" = sweep ]; then
-  # Issue 27's sweep: bench/sweep.go's filters and conversions at 1080p, 4K and 8K
+  # Issue 27's sweep: bench/sweep.go's filters, conversions and resizes at 1080p, 4K and 8K
   # with NPP's equivalents (npp_bench, NPP_SWEEP=1) in the same run, both timed with
   # the device kept busy; the "vs NPP" matrix (bench/peers/npp_matrix.py).
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

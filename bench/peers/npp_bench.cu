@@ -179,6 +179,7 @@ int main(int argc, char** argv) {
   for (auto& r : rcases) all.push_back({r.op, "8UC3", rbytes(r.f, r.tw, r.th), resize(r.f, r.tw, r.th, r.interp)});
   // The sweep (bench/sweep.go's names and bytes): NPP's equivalent of each case.
   int su16, du16;
+  void *rsrc = nullptr, *rout = nullptr;  // the resize sweep's buffers
   Npp16u* src16 = nppiMalloc_16u_C1(w, h, &su16);
   Npp16u* dst16 = nppiMalloc_16u_C1(w, h, &du16);
   CK(cudaMemcpy2D(src16, su16, host.data(), 2 * w, 2 * w, h, cudaMemcpyHostToDevice));
@@ -246,6 +247,56 @@ int main(int argc, char** argv) {
     all.push_back({"cvtColor XYZ2BGR", "8UC3", 6 * px, [=] { return nppiXYZToRGB_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
     all.push_back({"cvtColor BGR2YUV", "8UC3", 6 * px, [=] { return nppiRGBToYUV_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
     all.push_back({"cvtColor YUV2BGR", "8UC3", 6 * px, [=] { return nppiYUVToRGB_8u_C3R_Ctx(src, s3, dst, d3, roi, ctx); }});
+    // Resizes over depths and channels (bench/sweep.go's "rsweep" cases): NPP's
+    // nearest, linear, cubic, super-sampling (its area: shrinks only) and Lanczos,
+    // from one random buffer (floats in [0, 1), whatever the depth reads them as).
+    CK(cudaMalloc(&rsrc, (size_t)w * h * 16));
+    CK(cudaMalloc(&rout, (size_t)4 * w * h * 16));
+    {
+      std::vector<float> hf((size_t)w * h * 4);
+      for (auto& v : hf) v = rand() / (float)RAND_MAX;
+      CK(cudaMemcpy(rsrc, hf.data(), hf.size() * 4, cudaMemcpyHostToDevice));
+    }
+    struct RT {
+      const char* type;
+      int size;  // bytes a pixel
+      NppStatus (*fn)(const void*, int, NppiSize, NppiRect, void*, int, NppiSize, NppiRect, int, NppStreamContext);
+    };
+#define GI_NPP_RESIZE(SFX, T)                                                                                              \
+  [](const void* a, int as, NppiSize sz, NppiRect sr, void* b, int bs, NppiSize dz, NppiRect dr, int in, NppStreamContext c) { \
+    return nppiResize_##SFX##_Ctx((const T*)a, as, sz, sr, (T*)b, bs, dz, dr, in, c);                                        \
+  }
+    static const RT rtypes[] = {
+        {"8UC1", 1, GI_NPP_RESIZE(8u_C1R, Npp8u)},    {"8UC4", 4, GI_NPP_RESIZE(8u_C4R, Npp8u)},
+        {"16UC1", 2, GI_NPP_RESIZE(16u_C1R, Npp16u)}, {"16UC3", 6, GI_NPP_RESIZE(16u_C3R, Npp16u)},
+        {"32FC1", 4, GI_NPP_RESIZE(32f_C1R, Npp32f)}, {"32FC3", 12, GI_NPP_RESIZE(32f_C3R, Npp32f)},
+    };
+#undef GI_NPP_RESIZE
+    static const struct {
+      const char* name;
+      int interp;
+    } rinterps[] = {{"nearest", NPPI_INTER_NN}, {"linear", NPPI_INTER_LINEAR}, {"cubic", NPPI_INTER_CUBIC}, {"area", NPPI_INTER_SUPER}, {"lanczos4", NPPI_INTER_LANCZOS}};
+    static const struct {
+      const char* name;
+      double f;
+    } rfactors[] = {{"1/2", 0.5}, {"x2", 2}, {"2/3", 2.0 / 3}};
+    static char rnames[64][48];
+    int rn = 0;
+    for (auto& in : rinterps)
+      for (auto& f : rfactors) {
+        if (in.interp == NPPI_INTER_SUPER && f.f > 1) continue;
+        snprintf(rnames[rn], sizeof rnames[rn], "rsweep %s %s", in.name, f.name);
+        const char* op = rnames[rn++];
+        const int dw = (int)(w * f.f + 0.5), dh = (int)(h * f.f + 0.5), interp = in.interp;
+        for (auto& t : rtypes) {
+          const RT* tp = &t;
+          const void* a = rsrc;
+          void* b = rout;
+          all.push_back({op, t.type, (double)t.size * ((double)w * h + (double)dw * dh), [=] {
+                           return tp->fn(a, w * tp->size, {w, h}, {0, 0, w, h}, b, dw * tp->size, {dw, dh}, {0, 0, dw, dh}, interp, ctx);
+                         }});
+        }
+      }
   }
   for (auto& c : all) {
     if (only && !strstr(c.op, only)) continue;
@@ -257,6 +308,8 @@ int main(int argc, char** argv) {
            driver % 1000 / 10, date);
   }
   nppiFree(rdst);
+  cudaFree(rsrc);
+  cudaFree(rout);
   nppiFree(src16);
   nppiFree(dst16);
   nppiFree(src);
