@@ -2,17 +2,21 @@
 // come from resample/resize.go's resizePlan; the CPU twin is resample/cpu.go's
 // resizeCPU, and both reproduce OpenCV 4.6's arithmetic, so 8-bit results are
 // OpenCV's own).
-//   gi_resize_gather_T        nearest and nearest-exact: 4 output elements a thread.
+//   gi_resize_gather_T        nearest and nearest-exact: 4 output elements a thread
+//                             (whole pixels of 2, 4, 8 or 16 bytes as one element:
+//                             T u16, f32, w8, w16).
 //   gi_resize_area_T          the integer-factor area average (resizeAreaFast_).
-//   gi_resize_area2_u8cCN     its 2x2 case for 8U (InterLinear's and InterArea's
-//                             halving): 8 output pixels a thread, 16-byte loads.
+//   gi_resize_area2_TcCN      its 2x2 case (InterLinear's and InterArea's halving)
+//                             for CN = 1, 3, 4: 8 output pixels a thread (4 of
+//                             f32), 16-byte loads.
 //   gi_resize_reg_MODE_K_T[cCN] separable filters of at most K = 2, 4 or 8 taps an
 //                             axis (linear, cubic, Lanczos4, short area and Pillow
 //                             filters): each thread E elements (a block width
-//                             apart; consecutive for f) down a tile of rows, the
-//                             horizontal sums of the K source rows the current
-//                             output row needs slid down in registers; cCN: CN
-//                             channels (the taps' offsets constants), else any.
+//                             apart; consecutive for f; one for f1) down a tile
+//                             of rows, the horizontal sums of the K source rows
+//                             the current output row needs slid down in
+//                             registers; cCN: CN channels (the taps' offsets
+//                             constants), else any.
 //   gi_resize_sep8_K_cCN[e2]  kFix8's plans of 2 or 4 taps (linear, cubic) for 8U
 //                             of 1, 3 or 4 channels: 4 (e2: 2) consecutive output
 //                             bytes a thread, stored as one word.
@@ -46,7 +50,8 @@ enum { simdNone = 0, simdLinear = 1, simdCubic = 2 };
 __device__ __forceinline__ int clampi(int i, int n) { return min(max(i, 0), n - 1); }
 
 // gather: 4 consecutive output elements a thread, each copied from its source
-// element, stored as one vector where aligned.
+// element, stored as one vector where aligned. The host moves whole pixels of 2,
+// 4, 8 or 16 bytes as one element of that size (cn 1).
 template <typename T>
 __device__ __forceinline__ void gather(const ResizeParams& p) {
   constexpr int E = 4;
@@ -141,44 +146,60 @@ __device__ __forceinline__ void areaAt(const ResizeParams& p, int x, int y) {
 }
 
 __device__ __forceinline__ unsigned word(const uint4& v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
-// byteOf is byte i of the 16-byte vectors v (i constant after unrolling: a bit-field
-// extract, no local memory).
-template <int N>
-__device__ __forceinline__ unsigned byteOf(const uint4 (&v)[N], int i) {
-  return (word(v[i / 16], (i % 16) / 4) >> (8 * (i % 4))) & 0xffu;
+// elemOf is element i of type T of the 16-byte vectors v, as an int (float: its
+// bits) (i constant after unrolling: a bit-field extract, no local memory).
+template <typename T, int N>
+__device__ __forceinline__ int elemOf(const uint4 (&v)[N], int i) {
+  constexpr int S = sizeof(T), PER = 16 / S;
+  const unsigned w = word(v[i / PER], (i % PER) * S / 4), sh = 8 * ((i * S) % 4);
+  if (S == 4) return (int)w;
+  if (S == 1) return (int)((w >> sh) & 0xffu);
+  return (T)(-1) < (T)0 ? (int)(short)(w >> sh) : (int)((w >> sh) & 0xffffu);  // 16S: sign-extended
 }
 
-// area2u8: OpenCV's 2x2 fast path for 8U of CN channels, 8 output pixels a thread
-// from 16-byte loads of the two source rows (src 16-byte and dst 8-byte aligned);
-// the pixels past the last whole block, and the last row of an odd height, go to
-// areaAt.
-template <int CN>
-__device__ __forceinline__ void area2u8(const ResizeParams& p) {
-  const int dx0 = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
+// area2: OpenCV's 2x2 fast path (InterLinear's and InterArea's halving) for CN
+// channels of 8U, 16U and 16S ((sum + 2) >> 2) and 32F (the four summed in
+// order, each sum rounded, times 0.25: areaAt's arithmetic), P output pixels a
+// thread (8, or 4 of 32F) from 16-byte loads of the two source rows (src
+// 16-byte aligned, dst to its stores: 8 bytes for 8U, else 16); the pixels past
+// the last whole group, and the last row of an odd height, go to areaAt.
+template <typename T, int CN>
+__device__ __forceinline__ void area2(const ResizeParams& p) {
+  constexpr int S = sizeof(T), P = S == 4 ? 4 : 8, V = P * 2 * CN * S / 16, NW = P * CN * S / 4;
+  const int dx0 = (blockIdx.x * blockDim.x + threadIdx.x) * P;
   if (dx0 >= p.dw) return;
-  const bool whole = dx0 + 8 <= p.sw / 2;
+  const bool whole = dx0 + P <= p.sw / 2;
   for (int y = blockIdx.y; y < p.dh; y += gridDim.y) {
     if (whole && 2 * y + 2 <= p.sh) {
-      const uint4* a = reinterpret_cast<const uint4*>(row<u8>(p.src, p.sp, 2 * y) + dx0 * 2 * CN);
-      const uint4* b = reinterpret_cast<const uint4*>(row<u8>(p.src, p.sp, 2 * y + 1) + dx0 * 2 * CN);
-      uint4 va[CN], vb[CN];
+      const uint4* a = reinterpret_cast<const uint4*>(row<T>(p.src, p.sp, 2 * y) + dx0 * 2 * CN);
+      const uint4* b = reinterpret_cast<const uint4*>(row<T>(p.src, p.sp, 2 * y + 1) + dx0 * 2 * CN);
+      uint4 va[V], vb[V];
 #pragma unroll
-      for (int i = 0; i < CN; ++i) va[i] = __ldg(a + i), vb[i] = __ldg(b + i);
-      uint2* d = reinterpret_cast<uint2*>(row<u8>(p.dst, p.dp, y) + dx0 * CN);
+      for (int i = 0; i < V; ++i) va[i] = __ldg(a + i), vb[i] = __ldg(b + i);
+      unsigned ow[NW] = {};
 #pragma unroll
-      for (int o = 0; o < CN; ++o) {  // output words of 8 bytes
-        unsigned lo = 0, hi = 0;
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-          const int e = o * 8 + j, k = e / CN, c = e % CN;  // output pixel k, channel c
-          const int i0 = 2 * k * CN + c, i1 = i0 + CN;
-          const unsigned v = (byteOf(va, i0) + byteOf(va, i1) + byteOf(vb, i0) + byteOf(vb, i1) + 2) >> 2;
-          if (j < 4) lo |= v << (8 * j); else hi |= v << (8 * (j - 4));
+      for (int e = 0; e < P * CN; ++e) {
+        const int k = e / CN, c = e % CN, i0 = 2 * k * CN + c, i1 = i0 + CN;  // output pixel k, channel c
+        const int q0 = elemOf<T>(va, i0), q1 = elemOf<T>(va, i1), q2 = elemOf<T>(vb, i0), q3 = elemOf<T>(vb, i1);
+        unsigned r;
+        if (S == 4) {
+          const float g = __fadd_rn(__fadd_rn(__fadd_rn(__int_as_float(q0), __int_as_float(q1)), __int_as_float(q2)), __int_as_float(q3));
+          r = __float_as_uint(__fmul_rn(__fadd_rn(0.f, g), 0.25f));
+        } else {
+          r = (unsigned)((q0 + q1 + q2 + q3 + 2) >> 2) & (S == 1 ? 0xffu : 0xffffu);
         }
-        d[o] = make_uint2(lo, hi);
+        ow[e * S / 4] |= r << (8 * ((e * S) % 4));
+      }
+      T* const d = row<T>(p.dst, p.dp, y) + dx0 * CN;
+#pragma unroll
+      for (int o = 0; o < NW; o += S == 1 ? 2 : 4) {
+        if (S == 1)
+          reinterpret_cast<uint2*>(d)[o / 2] = make_uint2(ow[o], ow[o + 1]);
+        else
+          reinterpret_cast<uint4*>(d)[o / 4] = make_uint4(ow[o], ow[o + 1], ow[o + 2], ow[o + 3]);
       }
     } else {
-      for (int e = 0; e < 8 * CN && dx0 + e / CN < p.dw; ++e) areaAt<u8>(p, dx0 * CN + e, y);
+      for (int e = 0; e < P * CN && dx0 + e / CN < p.dw; ++e) areaAt<T>(p, dx0 * CN + e, y);
     }
   }
 }
@@ -1350,13 +1371,15 @@ struct VPass<kPillow, u8> {
 
 }  // namespace resize
 
-#define GI_RESIZE_GATHER(T)                                                                                      \
-  extern "C" __global__ void __launch_bounds__(256) gi_resize_gather_##T(__grid_constant__ const ResizeParams p) { \
-    resize::gather<T>(p);                                                                                          \
+#define GI_RESIZE_GATHER(NAME, T)                                                                                   \
+  extern "C" __global__ void __launch_bounds__(256) gi_resize_gather_##NAME(__grid_constant__ const ResizeParams p) { \
+    resize::gather<T>(p);                                                                                             \
   }
-GI_RESIZE_GATHER(u8)
-GI_RESIZE_GATHER(u16)
-GI_RESIZE_GATHER(f32)
+GI_RESIZE_GATHER(u8, u8)
+GI_RESIZE_GATHER(u16, u16)
+GI_RESIZE_GATHER(f32, f32)
+GI_RESIZE_GATHER(w8, uint2)
+GI_RESIZE_GATHER(w16, uint4)
 
 #define GI_RESIZE_AREA(T)                                                                                      \
   extern "C" __global__ void __launch_bounds__(256) gi_resize_area_##T(__grid_constant__ const ResizeParams p) { \
@@ -1367,13 +1390,22 @@ GI_RESIZE_AREA(u16)
 GI_RESIZE_AREA(s16)
 GI_RESIZE_AREA(f32)
 
-#define GI_RESIZE_AREA2(CN)                                                                                       \
-  extern "C" __global__ void __launch_bounds__(128, 8) gi_resize_area2_u8c##CN(__grid_constant__ const ResizeParams p) { \
-    resize::area2u8<CN>(p);                                                                                             \
+#define GI_RESIZE_AREA2(T, CN)                                                                                    \
+  extern "C" __global__ void __launch_bounds__(128, 8) gi_resize_area2_##T##c##CN(__grid_constant__ const ResizeParams p) { \
+    resize::area2<T, CN>(p);                                                                                                \
   }
-GI_RESIZE_AREA2(1)
-GI_RESIZE_AREA2(3)
-GI_RESIZE_AREA2(4)
+GI_RESIZE_AREA2(u8, 1)
+GI_RESIZE_AREA2(u8, 3)
+GI_RESIZE_AREA2(u8, 4)
+GI_RESIZE_AREA2(u16, 1)
+GI_RESIZE_AREA2(u16, 3)
+GI_RESIZE_AREA2(u16, 4)
+GI_RESIZE_AREA2(s16, 1)
+GI_RESIZE_AREA2(s16, 3)
+GI_RESIZE_AREA2(s16, 4)
+GI_RESIZE_AREA2(f32, 1)
+GI_RESIZE_AREA2(f32, 3)
+GI_RESIZE_AREA2(f32, 4)
 
 // sm_75 holds at most 1024 threads a multiprocessor: 8 of these blocks.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -1482,10 +1514,13 @@ GI_RESIZE_REG(f, kFloat, 4, 4, u8)
 GI_RESIZE_REG(f, kFloat, 8, 2, u8)
 GI_RESIZE_REG134(p, kPillow, 4, 2, u8)
 GI_RESIZE_REG134(p, kPillow, 8, 2, u8)
-#define GI_RESIZE_REGF(T)        \
-  GI_RESIZE_REG(f, kFloat, 2, 4, T)  \
-  GI_RESIZE_REG(f, kFloat, 4, 4, T)  \
-  GI_RESIZE_REG(f, kFloat, 8, 2, T)
+// f1: an element a thread, for short tiles (resample/cuda.go's resizeRegLaunch).
+#define GI_RESIZE_REGF(T)             \
+  GI_RESIZE_REG(f, kFloat, 2, 4, T)   \
+  GI_RESIZE_REG(f, kFloat, 4, 4, T)   \
+  GI_RESIZE_REG(f, kFloat, 8, 2, T)   \
+  GI_RESIZE_REG(f1, kFloat, 4, 1, T)  \
+  GI_RESIZE_REG(f1, kFloat, 8, 1, T)
 GI_RESIZE_REGF(u16)
 GI_RESIZE_REGF(s16)
 GI_RESIZE_REGF(f32)

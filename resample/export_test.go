@@ -1,5 +1,7 @@
 package resample
 
+import "github.com/gpuimg/gpuimg/internal/core"
+
 // PolyKernel is the kernel polyLaunch picks for a resampling of rows signals of n
 // samples by up/down (reduced) with m taps, on a device of sms multiprocessors,
 // with its block, outputs a thread and stage.
@@ -31,6 +33,13 @@ func planKernel(pl *resizePlan) (name string, k int) {
 	}
 	name, k, _ = resizeRegKernel(pl)
 	return name, k
+}
+
+// ResizeRegLaunch is the register kernel, its blocks a row of tiles and its rows
+// a tile for that resize (ifx = dw/sw, ify = dh/sh) of cn channels of depth on a
+// device of 132 multiprocessors.
+func ResizeRegLaunch(sw, sh, dw, dh, cn int, depth core.Depth, interp Interpolation) (name string, gx, th int) {
+	return resizeRegLaunch(newResizePlan(sw, sh, dw, dh, cn, depth, float64(dw)/float64(sw), float64(dh)/float64(sh), interp), 132)
 }
 
 // ResizeTile is the tile kernel's shape for that resize on an H100: th output rows

@@ -199,6 +199,30 @@ func TestScaleHKernelChoice(t *testing.T) {
 	}
 }
 
+// The register kernels' launches: float plans of 4 or 8 taps (16U, 16S, 32F cubic
+// and Lanczos4) whose tiles would be shorter than 4 rows take an element a thread
+// (f1) and taller tiles; 2 taps, 8U and taller tiles keep theirs.
+func TestResizeRegLaunch(t *testing.T) {
+	for _, c := range []struct {
+		sw, sh, dw, dh, cn int
+		d                  gpuimage.Depth
+		in                 resample.Interpolation
+		name               string
+		th                 int
+	}{
+		{1920, 1080, 960, 540, 1, gpuimage.Depth32F, resample.InterCubic, "gi_resize_reg_f1_4_f32", 2},
+		{3840, 2160, 1920, 1080, 1, gpuimage.Depth16U, resample.InterCubic, "gi_resize_reg_f1_4_u16", 7},
+		{1920, 1080, 1280, 720, 1, gpuimage.Depth16S, resample.InterLanczos4, "gi_resize_reg_f1_8_s16", 3},
+		{3840, 2160, 1920, 1080, 3, gpuimage.Depth16U, resample.InterCubic, "gi_resize_reg_f_4_u16", 6},
+		{1920, 1080, 1280, 720, 1, gpuimage.Depth32F, resample.InterLinear, "gi_resize_reg_f_2_f32", 1},
+	} {
+		name, gx, th := resample.ResizeRegLaunch(c.sw, c.sh, c.dw, c.dh, c.cn, c.d, c.in)
+		if name != c.name || th != c.th || gx*128*4 < c.dw*c.cn {
+			t.Errorf("%dx%d -> %dx%d x%d %v %v: %s, %d blocks a row, %d rows, want %s, %d rows", c.sw, c.sh, c.dw, c.dh, c.cn, c.d, c.in, name, gx, th, c.name, c.th)
+		}
+	}
+}
+
 // The tile kernels' shapes: every row tile's source rows within fr, the
 // staged rows' stride past the widest span with room for the word-wise reads,
 // shared memory as the kernel lays it out, within the block's limit; several

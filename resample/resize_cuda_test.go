@@ -61,6 +61,46 @@ func TestCUDAResizeMatchesCPU(t *testing.T) {
 	}
 }
 
+// The kernels that specialise on the pixel's layout, for every depth and channel
+// count: the 2x2 halving (InterLinear's and InterArea's fast path,
+// gi_resize_area2_*) and nearest's gathers (whole pixels of 2 to 16 bytes as one
+// element, 3 channels 4 pixels a thread), on shapes with whole groups, a partial
+// last group and an odd last row, aligned and as unaligned views (the fallbacks).
+func TestCUDAResizeEveryTypeMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	cases := []struct {
+		in resample.Interpolation
+		f  float64
+	}{{resample.InterLinear, 0.5}, {resample.InterArea, 0.5}, {resample.InterNearest, 0.5}, {resample.InterNearest, 2},
+		{resample.InterNearestExact, 2.0 / 3}}
+	for _, d := range []gpuimage.Depth{gpuimage.Depth8U, gpuimage.Depth16U, gpuimage.Depth16S, gpuimage.Depth32F} {
+		for cn := 1; cn <= 4; cn++ {
+			mt := gpuimage.MakeType(d, cn)
+			for _, sh := range [][2]int{{64, 96}, {301, 451}, {303, 35}, {3, 4097}, {2, 17}} {
+				for _, roi := range []bool{false, true} {
+					prow, pcol, rect := sh[0], sh[1], image.Rect(0, 0, sh[1], sh[0])
+					if roi {
+						prow, pcol, rect = sh[0]+5, sh[1]+7, image.Rect(3, 2, 3+sh[1], 2+sh[0])
+					}
+					data := tu.RandomBytes(r, d, prow*pcol*cn)
+					cs, gs := view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
+					for _, c := range cases {
+						name := fmt.Sprintf("%v/%dx%d/roi=%v/%v/f=%.3g", mt, sh[1], sh[0], roi, c.in, c.f)
+						if err := sameOnGPU(t, gpu, name, mt, cs, gs, func(src, dst *gpuimage.Image) error {
+							return resample.Resize(src, dst, image.Point{}, c.f, c.f, c.in)
+						}); err != nil {
+							t.Fatalf("%s: CPU: %v", name, err)
+						}
+					}
+					cs.Close()
+					gs.Close()
+				}
+			}
+		}
+	}
+}
+
 // The bench's shapes, 4K 8UC3 down to 1080p, 1440p (2/3) and 224x224 and up to
 // 8K, and Scale's antialiased shrinks to 1080p and 1000x700, on both devices.
 func TestCUDAResizeLargeMatchesCPU(t *testing.T) {
