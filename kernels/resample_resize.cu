@@ -1514,13 +1514,15 @@ GI_RESIZE_REG(f, kFloat, 4, 4, u8)
 GI_RESIZE_REG(f, kFloat, 8, 2, u8)
 GI_RESIZE_REG134(p, kPillow, 4, 2, u8)
 GI_RESIZE_REG134(p, kPillow, 8, 2, u8)
-// f1: an element a thread, for short tiles (resample/cuda.go's resizeRegLaunch).
-#define GI_RESIZE_REGF(T)             \
-  GI_RESIZE_REG(f, kFloat, 2, 4, T)   \
-  GI_RESIZE_REG(f, kFloat, 4, 4, T)   \
-  GI_RESIZE_REG(f, kFloat, 8, 2, T)   \
-  GI_RESIZE_REG(f1, kFloat, 4, 1, T)  \
-  GI_RESIZE_REG(f1, kFloat, 8, 1, T)
+// f1: an element a thread, for short tiles (resample/cuda.go's resizeRegLaunch);
+// c3: Lanczos4's enlargements of 3 channels (resizeRegKernel).
+#define GI_RESIZE_REGF(T)                      \
+  GI_RESIZE_REG(f, kFloat, 2, 4, T)            \
+  GI_RESIZE_REG(f, kFloat, 4, 4, T)            \
+  GI_RESIZE_REG(f, kFloat, 8, 2, T)            \
+  GI_RESIZE_REG(f1, kFloat, 4, 1, T)           \
+  GI_RESIZE_REG(f1, kFloat, 8, 1, T)           \
+  GI_RESIZE_REG_CN(f, kFloat, 8, 2, T, 3, c3)
 GI_RESIZE_REGF(u16)
 GI_RESIZE_REGF(s16)
 GI_RESIZE_REGF(f32)

@@ -509,13 +509,23 @@ func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
 	for _, k := range ks {
 		if n <= k {
 			name := fmt.Sprintf("gi_resize_reg_%s_%d_%s", resizeMode(pl), k, resizeSuffix(pl.depth))
-			if (pl.arith == arFix8 || pl.arith == arPillow) && pl.cn != 2 {
+			if (pl.arith == arFix8 || pl.arith == arPillow) && pl.cn != 2 || float3Lanczos(pl, k) {
 				name += fmt.Sprintf("c%d", pl.cn)
 			}
 			return name, k, resizeElems(pl.arith, k)
 		}
 	}
 	return "", 0, 0
+}
+
+// float3Lanczos reports whether a float plan of k taps is a Lanczos4 enlargement
+// of 3 channels of 16U, 16S or 32F, which the kernel for 3 channels (its taps 3
+// elements apart at immediate offsets) computes faster: on the H200 (same call)
+// 16UC3 1080p->4K 169 -> 126 us (NPP 146), 4K->8K 570 -> 414 (NPP 546), 32FC3
+// 1080p->4K 137 -> 124. Cubic, linear and the shrinks were slower in it (cubic
+// 4K->1080p 16UC3 47.1 -> 58.4, Lanczos4 by 1/2 32FC3 85.3 -> 94.2).
+func float3Lanczos(pl *resizePlan, k int) bool {
+	return pl.arith == arFloat && pl.depth != core.Depth8U && pl.cn == 3 && k == 8 && pl.dw >= pl.sw && pl.dh >= pl.sh
 }
 
 // resizeRegLaunch is the register kernel for the plan (resizeRegKernel's; ""
@@ -537,7 +547,7 @@ func resizeRegLaunch(pl *resizePlan, sms int) (name string, gx, th int) {
 		th = resizeRegRows(name, pl.dh, gx, e, sms, pl.dh < pl.sh)
 	}
 	rows()
-	if th < 4 && k >= 4 && pl.depth != core.Depth8U && strings.HasPrefix(name, "gi_resize_reg_f_") {
+	if th < 4 && k >= 4 && pl.depth != core.Depth8U && strings.HasPrefix(name, "gi_resize_reg_f_") && !float3Lanczos(pl, k) {
 		name, e = strings.Replace(name, "_f_", "_f1_", 1), 1
 		rows()
 	}

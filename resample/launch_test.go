@@ -201,7 +201,8 @@ func TestScaleHKernelChoice(t *testing.T) {
 
 // The register kernels' launches: float plans of 4 or 8 taps (16U, 16S, 32F cubic
 // and Lanczos4) whose tiles would be shorter than 4 rows take an element a thread
-// (f1) and taller tiles; 2 taps, 8U and taller tiles keep theirs.
+// (f1) and taller tiles; 2 taps, 8U and taller tiles keep theirs. Float Lanczos4
+// enlargements of 3 channels take the 3-channel kernel, however short their tiles.
 func TestResizeRegLaunch(t *testing.T) {
 	for _, c := range []struct {
 		sw, sh, dw, dh, cn int
@@ -215,6 +216,9 @@ func TestResizeRegLaunch(t *testing.T) {
 		{1920, 1080, 1280, 720, 1, gpuimage.Depth16S, resample.InterLanczos4, "gi_resize_reg_f1_8_s16", 3},
 		{3840, 2160, 1920, 1080, 3, gpuimage.Depth16U, resample.InterCubic, "gi_resize_reg_f_4_u16", 6},
 		{1920, 1080, 1280, 720, 1, gpuimage.Depth32F, resample.InterLinear, "gi_resize_reg_f_2_f32", 1},
+		{1920, 1080, 3840, 2160, 3, gpuimage.Depth16U, resample.InterLanczos4, "gi_resize_reg_f_8_u16c3", 46},
+		{64, 48, 128, 96, 3, gpuimage.Depth32F, resample.InterLanczos4, "gi_resize_reg_f_8_f32c3", 1},
+		{3840, 2160, 1920, 1080, 3, gpuimage.Depth32F, resample.InterLanczos4, "gi_resize_reg_f_8_f32", 11},
 	} {
 		name, gx, th := resample.ResizeRegLaunch(c.sw, c.sh, c.dw, c.dh, c.cn, c.d, c.in)
 		if name != c.name || th != c.th || gx*128*4 < c.dw*c.cn {
