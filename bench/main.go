@@ -76,6 +76,7 @@ func main() {
 		meta.Driver = fmt.Sprintf("%d.%d", info.DriverVersion/1000, info.DriverVersion%1000/10)
 	}
 	var rows []Row
+	failed := 0 // cases that returned an error: reported and skipped, the run goes on
 	run := func(cs []benchCase, w, h int) {
 		for _, c := range cs {
 			if !strings.Contains(c.op, *only) {
@@ -83,7 +84,9 @@ func main() {
 			}
 			got, err := c.run(t, w, h)
 			if err != nil {
-				fail(fmt.Errorf("%s %dx%d: %w", c.op, w, h, err))
+				fmt.Fprintf(os.Stderr, "bench: %s %dx%d: %v (skipped)\n", c.op, w, h, err)
+				failed++
+				continue
 			}
 			for _, r := range got {
 				r.Op, r.Width, r.Height = c.op, w, h
@@ -118,6 +121,9 @@ func main() {
 	}
 	if err := WriteCSV(w, rows); err != nil {
 		fail(err)
+	}
+	if failed > 0 {
+		fail(fmt.Errorf("%d cases failed (above); the others were written", failed))
 	}
 }
 
