@@ -11,9 +11,9 @@ import (
 	"github.com/gpuimg/gpuimg/resample"
 )
 
-// sweepCases are the filters and conversions that NPP also has, over their
-// neighbours of the headline cases (kernel sizes, depths, channels, both
-// directions of a conversion), all with BORDER_REPLICATE: `bench -sweep` runs them
+// sweepCases are the filters, conversions and resizes that NPP also has, over
+// their neighbours of the headline cases (kernel sizes, depths, channels, both
+// directions of a conversion, factors), filters with BORDER_REPLICATE: `bench -sweep` runs them
 // instead of the image cases, and bench/peers/npp_bench.cu (NPP_SWEEP=1) times
 // NPP's equivalents under the same names, for the report's "vs NPP" matrix.
 var sweepCases []benchCase

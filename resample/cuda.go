@@ -220,12 +220,15 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 // 4K->8K 191.6 -> 234.5).
 func gatherKernel(pl *resizePlan, s, d *core.State) (name string, cn int) {
 	size := pl.depth.Size()
-	elem := map[int]string{1: "u8", 2: "u16", 4: "f32", 8: "w8", 16: "w16"}
 	if pb := pl.cn * size; pb <= 16 && pb&(pb-1) == 0 && pb > size && s.Aligned(pb) && d.Aligned(pb) {
-		return "gi_resize_gather_" + elem[pb], 1
+		return gatherNames[pb], 1
 	}
-	return "gi_resize_gather_" + elem[size], pl.cn
+	return gatherNames[size], pl.cn
 }
+
+// gatherNames are the gi_resize_gather_* kernels by their element's bytes.
+var gatherNames = map[int]string{1: "gi_resize_gather_u8", 2: "gi_resize_gather_u16", 4: "gi_resize_gather_f32",
+	8: "gi_resize_gather_w8", 16: "gi_resize_gather_w16"}
 
 // deviceTables is the plan's tables as the kernels read them (the nearest kinds'
 // offsets; the separable kinds' starts and weights) and their devcache.Sum, made
