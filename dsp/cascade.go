@@ -352,6 +352,17 @@ func runFiltFilt(op string, src, dst *gpuimage.Image, cs []*cascade, pad int, op
 	if err := d.Create(s.Dev, s.Rows, s.Cols, core.Depth32F, 1); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
+	if s.Dev.IsCPU() {
+		c := cs[0] // merged: the whole filter
+		err := core.Run(s.Dev, opts, []*core.State{s, d}, func(core.Stream) error {
+			filtFiltCPU(c, s, d, pad)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		return nil
+	}
 	n, l := s.Cols, s.Cols+2*pad
 	var work, x0 gpuimage.Image
 	defer work.Close()
