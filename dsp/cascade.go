@@ -335,7 +335,8 @@ func runFilter(op string, src, dst *gpuimage.Image, cs []*cascade, sh stateShape
 // runFiltFilt runs FiltFilt and SOSFiltFilt once checked: the cascades forward over
 // src extended by pad samples at each end into a work image, then backward over
 // that into dst, each pass from the steady state of its first sample (the first
-// cascade's passes record that sample for the later ones, in x0).
+// cascade's passes record that sample for the later ones, in x0). The CPU device
+// runs both passes of its one merged cascade in float64 instead (filtFiltCPU).
 func runFiltFilt(op string, src, dst *gpuimage.Image, cs []*cascade, pad int, opts []gpuimage.Option) error {
 	s, d := core.StateOf(src), core.StateOf(dst)
 	if s.Dev.IsCPU() {
