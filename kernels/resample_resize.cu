@@ -20,6 +20,10 @@
 //   gi_resize_sep8_K_cCN[e2]  kFix8's plans of 2 or 4 taps (linear, cubic) for 8U
 //                             of 1, 3 or 4 channels: 4 (e2: 2) consecutive output
 //                             bytes a thread, stored as one word.
+//   gi_resize_lin2x_u8cCN     InterLinear's 8-bit enlargement by exactly 2 (1, 3
+//                             or 4 channels): VResizeLinear's result from its
+//                             fixed weights in a few integer operations an
+//                             element, 4 output pixels a thread down a tile.
 //   gi_resize_tile_f_u8cCN,   a block a tile of 32 output pixels by a few rows, in
 //   gi_resize_tile_x8_K_u8cCN one pass through shared memory: the tile's source
 //                             rows staged by cp.async, the horizontal pass of each
@@ -600,6 +604,87 @@ __device__ __forceinline__ void sep8(const ResizeParams& p) {
       for (int e = 0; e < E; ++e)
         if (xb + e < w) d[e] = (u8)(word >> (8 * e));
     }
+  }
+}
+
+// lin2x: InterLinear's 8-bit enlargement by exactly 2 on both axes, CN = 1, 3 or 4
+// channels (resample/cuda.go's resizeLin2x checks the plan). Output column 2i + b
+// takes 3/4 of source pixel i and 1/4 of pixel i - 1 + 2b, clamped to the row
+// (VResizeLinear's weights 1536 and 512; 2048 on one pixel at the edges, the same
+// sum): a horizontal sum 512 A, A = s[far] + 3 s[near], that VResizeLinear's
+// vector arithmetic shifts to 32 A. Output row 2j + b takes source rows j - 1 + b
+// and j + b (clamped), weighted 512 and 1536 (b = 0) or 1536 and 512 (b = 1), and
+// ((32 A * w) >> 16) is then L = A >> 2 for 512 and M = 3A >> 2 for 1536, so
+//   out(2j) = (L[j - 1] + M[j] + 2) >> 2,  out(2j + 1) = (M[j] + L[j + 1] + 2) >> 2,
+// VResizeLinear's result to the bit, in a few integer operations an element
+// instead of the general kernel's weight loads and products. A thread takes 4
+// output pixels (source pixels 2t - 1 .. 2t + 2) down p.th output rows (even, from
+// an even row): each source row's L and M once for the two output rows on either
+// side of it.
+template <int CN>
+__device__ __forceinline__ void lin2x(const ResizeParams& p) {
+  constexpr int NE = 4 * CN;  // a thread's output elements
+  const int t = blockIdx.x * GI_RESIZE_RT + threadIdx.x;
+  if (4 * t >= p.dw) return;
+  const int sw = p.sw, sh = p.sh, sp = p.sp;
+  const int q[4] = {clampi(2 * t - 1, sw) * CN, clampi(2 * t, sw) * CN, clampi(2 * t + 1, sw) * CN, clampi(2 * t + 2, sw) * CN};
+  const u8* const src = static_cast<const u8*>(p.src);
+  // row: source row j's L (l) and M (m) of the thread's elements.
+  auto row = [&](int j, int(&l)[NE], int(&m)[NE]) {
+    const u8* s = src + (size_t)clampi(j, sh) * sp;
+    asm("" : "+l"(s));  // one address a row, the taps at immediate offsets from it
+#pragma unroll
+    for (int c = 0; c < CN; ++c) {
+      const int s0 = __ldg(s + q[0] + c), s1 = __ldg(s + q[1] + c), s2 = __ldg(s + q[2] + c), s3 = __ldg(s + q[3] + c);
+      const int t1 = 3 * s1, t2 = 3 * s2;
+      const int a[4] = {s0 + t1, t1 + s2, s1 + t2, t2 + s3};
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        l[k * CN + c] = a[k] >> 2;
+        m[k * CN + c] = (int)__umulhi((unsigned)a[k], 0xC0000000u);  // floor(3a / 4)
+      }
+    }
+  };
+  const int w = p.dw * CN, e0 = NE * t;
+  const bool whole = e0 + NE <= w && (reinterpret_cast<size_t>(p.dst) + e0) % 4 == 0;  // the host checks p.dp % 4
+  // emit stores (u[e] + v[e] + 2) >> 2 at d, the thread's elements of an output
+  // row, and moves d on to the next row.
+  const int dp = p.dp;
+  auto emit = [&](u8*& d, const int(&u)[NE], const int(&v)[NE]) {
+    unsigned word[NE / 4];
+#pragma unroll
+    for (int g = 0; g < NE / 4; ++g) {
+      word[g] = 0;
+#pragma unroll
+      for (int k = 0; k < 4; ++k) word[g] |= (unsigned)((u[4 * g + k] + v[4 * g + k] + 2) >> 2) << (8 * k);
+    }
+    if (whole) {
+#pragma unroll
+      for (int g = 0; g < NE / 4; ++g) reinterpret_cast<unsigned*>(d)[g] = word[g];
+    } else {
+#pragma unroll
+      for (int e = 0; e < NE; ++e)
+        if (e0 + e < w) d[e] = (u8)(word[e / 4] >> (8 * (e % 4)));
+    }
+    d += dp;
+  };
+  const int y0 = blockIdx.y * p.th, y1 = min(y0 + p.th, p.dh);  // both even
+  u8* d = static_cast<u8*>(p.dst) + (size_t)y0 * dp + e0;
+  // Source rows j - 1 and j in a and b by turns (no copies between them).
+  int la[NE], ma[NE], lb[NE], mb[NE];
+  int j = y0 / 2;
+  row(j - 1, la, ma);
+  row(j, lb, mb);
+  emit(d, la, mb);  // out(2j)
+  for (;;) {
+    row(++j, la, ma);
+    emit(d, mb, la);  // out(2j - 1)
+    if (2 * j >= y1) break;
+    emit(d, lb, ma);  // out(2j)
+    row(++j, lb, mb);
+    emit(d, ma, lb);
+    if (2 * j >= y1) break;
+    emit(d, la, mb);
   }
 }
 
@@ -1429,6 +1514,15 @@ GI_RESIZE_SEP8(4, 4, 4, )
 GI_RESIZE_SEP8(4, 2, 1, e2)
 GI_RESIZE_SEP8(4, 2, 3, e2)
 GI_RESIZE_SEP8(4, 2, 4, e2)
+
+// gi_resize_lin2x_u8cCN: lin2x, CN channels.
+#define GI_RESIZE_LIN2X(CN)                                                                                    \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_RT) gi_resize_lin2x_u8c##CN(__grid_constant__ const ResizeParams p) { \
+    resize::lin2x<CN>(p);                                                                                        \
+  }
+GI_RESIZE_LIN2X(1)
+GI_RESIZE_LIN2X(3)
+GI_RESIZE_LIN2X(4)
 
 // gi_resize_h_MODE_T, gi_resize_v_MODE_T: the two passes of the longer filters.
 // gi_resize_h_MODE_T, gi_resize_he_MODE_T (a thread an element), gi_resize_v_MODE_T:

@@ -37,7 +37,8 @@ func TestLaunchedKernelsExist(t *testing.T) {
 }
 
 // Every kernel Resize launches: each interpolation and depth, shrinking and
-// enlarging, the 2x2 fast path at each channel count and unaligned.
+// enlarging (by exactly 2 too: gi_resize_lin2x_*), the 2x2 fast path at each
+// channel count and unaligned.
 func TestResizeKernelsExist(t *testing.T) {
 	rec := tu.NewRecorder()
 	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC2, gpuimage.CV8UC3, gpuimage.CV8UC4,
@@ -45,7 +46,7 @@ func TestResizeKernelsExist(t *testing.T) {
 		src := rec.Image(t, 60, 90, mt)
 		for _, in := range []resample.Interpolation{resample.InterNearest, resample.InterLinear, resample.InterCubic,
 			resample.InterArea, resample.InterLanczos4, resample.InterLinearExact, resample.InterNearestExact} {
-			for _, k := range [][2]float64{{0.5, 0.5}, {1.0 / 3, 1.0 / 3}, {0.3, 0.7}, {2.5, 1.5}} {
+			for _, k := range [][2]float64{{0.5, 0.5}, {1.0 / 3, 1.0 / 3}, {0.3, 0.7}, {2.5, 1.5}, {2, 2}} {
 				dst := &gpuimage.Image{}
 				if err := resample.Resize(src, dst, image.Point{}, k[0], k[1], in); err != nil {
 					t.Fatal(err)
@@ -257,6 +258,39 @@ func TestResizeTileShape(t *testing.T) {
 			t.Errorf("%s: rows %d bytes apart", name, rs)
 		case smem > 96<<10 || smem < fr*rs:
 			t.Errorf("%s: %d bytes of shared memory", name, smem)
+		}
+	}
+}
+
+// InterLinear's 8-bit enlargements by exactly 2 take gi_resize_lin2x_* where the
+// output's rows are 4-byte aligned (for 4 channels every view), and the general
+// kernel otherwise.
+func TestResizeLin2xLaunch(t *testing.T) {
+	for _, cn := range []int{1, 3, 4} {
+		rec := tu.NewRecorder()
+		mt := gpuimage.MakeType(gpuimage.Depth8U, cn)
+		src := rec.Image(t, 45, 61, mt)
+		dst := &gpuimage.Image{}
+		if err := resample.Resize(src, dst, image.Point{}, 2, 2, resample.InterLinear); err != nil {
+			t.Fatal(err)
+		}
+		dst.Close()
+		big := rec.Image(t, 95, 130, mt)
+		v, err := big.Region(image.Rect(1, 2, 123, 92)) // one pixel in: unaligned
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := resample.Resize(src, v, image.Point{}, 2, 2, resample.InterLinear); err != nil {
+			t.Fatal(err)
+		}
+		v.Close()
+		lin, sep := fmt.Sprintf("gi_resize_lin2x_u8c%d", cn), fmt.Sprintf("gi_resize_sep8_2_c%d", cn)
+		wantLin, wantSep := 1, 1
+		if cn == 4 { // a pixel of 4 bytes: every view is aligned
+			wantLin, wantSep = 2, 0
+		}
+		if rec.Launched(lin) != wantLin || rec.Launched(sep) != wantSep {
+			t.Errorf("8UC%d: %s launched %d times, %s %d; want %d and %d", cn, lin, rec.Launched(lin), sep, rec.Launched(sep), wantLin, wantSep)
 		}
 	}
 }

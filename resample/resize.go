@@ -218,6 +218,10 @@ type resizePlan struct {
 	// The tile kernel's shapes, by device kind (resample/cuda.go's tileShape).
 	tileMu sync.Mutex
 	tiles  map[[2]int]resizeTile
+
+	// Whether gi_resize_lin2x_* computes the plan (resample/cuda.go's lin2x).
+	lin2xOnce sync.Once
+	lin2xOK   bool
 }
 
 type resizeKind int

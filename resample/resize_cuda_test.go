@@ -101,6 +101,70 @@ func TestCUDAResizeEveryTypeMatchesCPU(t *testing.T) {
 	}
 }
 
+// InterLinear's 8-bit enlargements by exactly 2 (gi_resize_lin2x_*) against the
+// CPU device: 1, 3 and 4 channels, 1x1 up, odd widths (a thread's last pixels
+// past the row), whole images and views as sources, into poisoned images and into
+// aligned views of a poisoned image, whose surroundings must keep their poison.
+func TestCUDAResizeLin2xMatchesCPU(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	for cn := 1; cn <= 4; cn++ {
+		if cn == 2 {
+			continue
+		}
+		mt := gpuimage.MakeType(gpuimage.Depth8U, cn)
+		for _, sh := range [][2]int{{1, 1}, {1, 2}, {2, 1}, {37, 1}, {1, 37}, {3, 5}, {300, 451}, {3, 4097}, {129, 130}} {
+			for _, roi := range []bool{false, true} {
+				prow, pcol, rect := sh[0], sh[1], image.Rect(0, 0, sh[1], sh[0])
+				if roi {
+					prow, pcol, rect = sh[0]+5, sh[1]+7, image.Rect(3, 2, 3+sh[1], 2+sh[0])
+				}
+				data := tu.RandomBytes(r, gpuimage.Depth8U, prow*pcol*cn)
+				cs, gs := view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
+				name := fmt.Sprintf("%v/%dx%d/roi=%v", mt, sh[1], sh[0], roi)
+				run := func(src, dst *gpuimage.Image) error {
+					return resample.Resize(src, dst, image.Point{}, 2, 2, resample.InterLinear)
+				}
+				if err := sameOnGPU(t, gpu, name, mt, cs, gs, run); err != nil {
+					t.Fatalf("%s: CPU: %v", name, err)
+				}
+				want := &gpuimage.Image{}
+				if err := run(cs, want); err != nil {
+					t.Fatal(err)
+				}
+				// Into a view 4 pixels in and 2 rows down of a poisoned image with
+				// 3 rows and 8 pixels to spare.
+				dh, dw := 2*sh[0], 2*sh[1]
+				big := tu.Poisoned(t, gpu, dh+3, dw+8, mt)
+				v, err := big.Region(image.Rect(4, 2, 4+dw, 2+dh))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := run(gs, v); err != nil {
+					t.Fatalf("%s: GPU into a view: %v", name, err)
+				}
+				all, wb := tu.Bytes(t, big), tu.Bytes(t, want)
+				for y := 0; y < dh+3; y++ {
+					for x := 0; x < (dw+8)*cn; x++ {
+						got, w := all[y*(dw+8)*cn+x], byte(0xCD)
+						if y >= 2 && y < 2+dh && x >= 4*cn && x < (4+dw)*cn {
+							w = wb[(y-2)*dw*cn+x-4*cn]
+						}
+						if got != w {
+							t.Fatalf("%s: into a view: row %d element %d is %d, want %d", name, y, x, got, w)
+						}
+					}
+				}
+				v.Close()
+				big.Close()
+				want.Close()
+				cs.Close()
+				gs.Close()
+			}
+		}
+	}
+}
+
 // The bench's shapes, 4K 8UC3 down to 1080p, 1440p (2/3) and 224x224 and up to
 // 8K, and Scale's antialiased shrinks to 1080p and 1000x700, on both devices.
 func TestCUDAResizeLargeMatchesCPU(t *testing.T) {

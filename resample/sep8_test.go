@@ -72,3 +72,64 @@ func TestPillowWeightsFitKernels(t *testing.T) {
 	}
 	t.Logf("largest weight %g (2^22 = %d)", worst, 1<<22)
 }
+
+// lin2x takes exactly the plans gi_resize_lin2x_* computes: InterLinear's 8-bit
+// enlargements by 2 on both axes (by scale or by size) of 1, 3 or 4 channels, from
+// 1x1 up; not 2 channels, other depths, the exact or area arithmetic, other
+// factors, or tables edited away from its fixed weights.
+func TestResizeLin2xPlans(t *testing.T) {
+	lin := func(sw, sh, cn int, depth core.Depth, in Interpolation) *resizePlan {
+		return newResizePlan(sw, sh, 2*sw, 2*sh, cn, depth, 2, 2, in)
+	}
+	for _, c := range []struct {
+		name string
+		pl   *resizePlan
+		want bool
+	}{
+		{"1x1 8UC1", lin(1, 1, 1, core.Depth8U, InterLinear), true},
+		{"2x1 8UC3", lin(2, 1, 3, core.Depth8U, InterLinear), true},
+		{"5x3 8UC4", lin(5, 3, 4, core.Depth8U, InterLinear), true},
+		{"451x300 8UC3", lin(451, 300, 3, core.Depth8U, InterLinear), true},
+		{"1920x1080 8UC3", lin(1920, 1080, 3, core.Depth8U, InterLinear), true},
+		{"8UC2", lin(40, 30, 2, core.Depth8U, InterLinear), false},
+		{"16UC3", lin(40, 30, 3, core.Depth16U, InterLinear), false},
+		{"32FC1", lin(40, 30, 1, core.Depth32F, InterLinear), false},
+		{"linear exact", lin(40, 30, 3, core.Depth8U, InterLinearExact), false},
+		{"area", lin(40, 30, 3, core.Depth8U, InterArea), false},
+		{"cubic", lin(40, 30, 3, core.Depth8U, InterCubic), false},
+		{"x2 by 1.5", newResizePlan(40, 30, 80, 45, 3, core.Depth8U, 2, 1.5, InterLinear), false},
+		{"x2.5", newResizePlan(40, 30, 100, 75, 3, core.Depth8U, 2.5, 2.5, InterLinear), false},
+		{"x2 with other inverse scales", newResizePlan(40, 30, 80, 60, 3, core.Depth8U, 2.01, 2.01, InterLinear), false},
+	} {
+		if got := c.pl.lin2x(); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(pl *resizePlan)
+	}{
+		{"a horizontal weight", func(pl *resizePlan) { pl.x.w[6], pl.x.w[7] = 1535, 513 }},
+		{"a horizontal start", func(pl *resizePlan) { pl.x.start[9]++ }},
+		{"a vertical weight", func(pl *resizePlan) { pl.y.w[4], pl.y.w[5] = 513, 1535 }},
+		{"the first row's start", func(pl *resizePlan) { pl.y.start[0], pl.y.w[0], pl.y.w[1] = 0, 2048, 0 }},
+		{"a scalar tail", func(pl *resizePlan) { pl.simd -= 8 }},
+	} {
+		pl := lin(40, 30, 3, core.Depth8U, InterLinear)
+		pl.x.w, pl.y.w = append([]float32(nil), pl.x.w...), append([]float32(nil), pl.y.w...)
+		pl.x.start, pl.y.start = append([]int32(nil), pl.x.start...), append([]int32(nil), pl.y.start...)
+		c.edit(pl)
+		if pl.lin2x() {
+			t.Errorf("%s: taken", c.name)
+		}
+	}
+	// Tiles start on even rows, cover the rows in one wave where they can, and
+	// fit the grid.
+	for _, c := range [][3]int{{3840, 2160, 924}, {7680, 4320, 924}, {2, 2, 924}, {100, 2 * 65535 * 64, 924}, {902, 600, 16}, {4000, 10, 1}} {
+		gx, th := lin2xShape(c[0], c[1], c[2])
+		gy := (c[1] + th - 1) / th
+		if th%2 != 0 || th < 2 || gy > 65535 || gx*4*resizeRT < c[0] || (gx-1)*4*resizeRT >= c[0] || gx*gy > max(c[2], gx) && th > 2 && gy > 1 {
+			t.Errorf("%dx%d, %d blocks at once: grid %d x %d, %d rows a tile", c[0], c[1], c[2], gx, gy, th)
+		}
+	}
+}

@@ -95,6 +95,13 @@ func (r *Recorder) Launch(s core.Stream, name string, grid, block [3]int, shmem 
 	return nil
 }
 
+// Launched is how many times the recorder saw kernel name launched.
+func (r *Recorder) Launched(name string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.launched[name]
+}
+
 // MemoryStats implements core.Backend.
 func (r *Recorder) MemoryStats() core.MemoryStats { return r.host.MemoryStats() }
 
