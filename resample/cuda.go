@@ -617,6 +617,8 @@ func (pl *resizePlan) lin2x() bool {
 	return pl.lin2xOK
 }
 
+// lin2xCols reports whether the horizontal taps a of an n-pixel row give each
+// output pixel lin2x's weights (see lin2x).
 func lin2xCols(a axis, n int) bool {
 	for i := 0; i < 2*n; i++ {
 		near, far := i/2, min(max(i/2-1+2*(i%2), 0), n-1)
@@ -638,6 +640,7 @@ func lin2xCols(a axis, n int) bool {
 	return true
 }
 
+// lin2xRows reports whether the vertical taps a are lin2x's, tap by tap.
 func lin2xRows(a axis) bool {
 	for i := range a.start {
 		want := [2]float32{512, 1536}
