@@ -200,7 +200,7 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	p.Xstart, p.Xw, p.Ystart, p.Yw = at(0), at(1), at(2), at(3)
 	p.Nx, p.Ny, p.Simd, p.SimdKind = int32(pl.x.n), int32(pl.y.n), int32(pl.simd), int32(pl.simdKind)
 	sms := core.MultiProcessors(s.Dev)
-	if !lin2xOff && pl.lin2x() && d.Aligned(4) {
+	if !lin2xOff && resizeLin2x(pl) && d.Aligned(4) {
 		name := fmt.Sprintf("gi_resize_lin2x_u8c%d", pl.cn)
 		gx, th := lin2xShape(pl.dw, pl.dh, sms*core.BlocksPerSM(s.Dev, name, resizeRT, 0, 8))
 		p.Th = int32(th)
@@ -595,8 +595,8 @@ func resizeSep8(pl *resizePlan) bool {
 // the general kernels (for comparisons).
 var lin2xOff = os.Getenv("GPUIMG_LIN2X") == "off"
 
-// lin2x reports whether gi_resize_lin2x_* computes the plan (checked once, kept
-// with it): InterLinear's 8-bit enlargement by exactly 2 on both axes, 1, 3 or 4
+// resizeLin2x reports whether gi_resize_lin2x_* computes the plan (checked once,
+// kept with it): InterLinear's 8-bit enlargement by exactly 2 on both axes, 1, 3 or 4
 // channels, VResizeLinear's vector arithmetic for the whole row, and tables that
 // are the kernel's fixed ones. Horizontally only the weight each source pixel
 // gets once the taps are clamped matters (the horizontal sum is exact): output i
@@ -607,7 +607,7 @@ var lin2xOff = os.Getenv("GPUIMG_LIN2X") == "off"
 // as by OpenCV, which keeps the weights at the edges). On the H200 (same call,
 // against gi_resize_sep8_2_c3) 8UC3 1080p->4K went from 27.3 to 14.3 us (NPP
 // 50.3), 4K->8K from 94.9 to 52.2.
-func (pl *resizePlan) lin2x() bool {
+func resizeLin2x(pl *resizePlan) bool {
 	pl.lin2xOnce.Do(func() {
 		pl.lin2xOK = pl.kind == kindSep && pl.depth == core.Depth8U && pl.arith == arFix8 &&
 			(pl.cn == 1 || pl.cn == 3 || pl.cn == 4) && pl.x.n == 2 && pl.y.n == 2 &&
@@ -618,7 +618,7 @@ func (pl *resizePlan) lin2x() bool {
 }
 
 // lin2xCols reports whether the horizontal taps a of an n-pixel row give each
-// output pixel lin2x's weights (see lin2x).
+// output pixel lin2x's weights (see resizeLin2x).
 func lin2xCols(a axis, n int) bool {
 	for i := 0; i < 2*n; i++ {
 		near, far := i/2, min(max(i/2-1+2*(i%2), 0), n-1)
@@ -662,8 +662,7 @@ func lin2xRows(a axis) bool {
 func lin2xShape(dw, dh, slots int) (gx, th int) {
 	gx = (dw + 4*resizeRT - 1) / (4 * resizeRT)
 	gy := max(1, slots/gx)
-	th = (dh + gy - 1) / gy
-	th = max(2, th+th%2, (dh+65535-1)/65535)
+	th = max(2, (dh+gy-1)/gy, (dh+65535-1)/65535)
 	return gx, th + th%2
 }
 

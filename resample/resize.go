@@ -219,7 +219,7 @@ type resizePlan struct {
 	tileMu sync.Mutex
 	tiles  map[[2]int]resizeTile
 
-	// Whether gi_resize_lin2x_* computes the plan (resample/cuda.go's lin2x).
+	// Whether gi_resize_lin2x_* computes the plan (resample/cuda.go's resizeLin2x).
 	lin2xOnce sync.Once
 	lin2xOK   bool
 }

@@ -5,6 +5,7 @@ package resample_test
 import (
 	"fmt"
 	"image"
+	"math/rand"
 	"testing"
 
 	"github.com/gpuimg/gpuimg/gpuimage"
@@ -34,12 +35,7 @@ func TestCUDAResizeMatchesCPU(t *testing.T) {
 				if roi && sh[0] == 1 {
 					continue
 				}
-				prow, pcol, rect := sh[0], sh[1], image.Rect(0, 0, sh[1], sh[0])
-				if roi {
-					prow, pcol, rect = sh[0]+5, sh[1]+7, image.Rect(3, 2, 3+sh[1], 2+sh[0])
-				}
-				data := tu.RandomBytes(r, mt.Depth(), prow*pcol*mt.Channels())
-				cs, gs := view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
+				cs, gs := randomViews(t, r, gpu, mt, sh, roi)
 				for _, k := range scales {
 					w, h := float64(sh[1])*k.fx, float64(sh[0])*k.fy
 					if k.size == (image.Point{}) && (w <= 0.5 || h <= 0.5) {
@@ -79,12 +75,7 @@ func TestCUDAResizeEveryTypeMatchesCPU(t *testing.T) {
 			mt := gpuimage.MakeType(d, cn)
 			for _, sh := range [][2]int{{64, 96}, {301, 451}, {303, 35}, {3, 4097}, {2, 17}} {
 				for _, roi := range []bool{false, true} {
-					prow, pcol, rect := sh[0], sh[1], image.Rect(0, 0, sh[1], sh[0])
-					if roi {
-						prow, pcol, rect = sh[0]+5, sh[1]+7, image.Rect(3, 2, 3+sh[1], 2+sh[0])
-					}
-					data := tu.RandomBytes(r, d, prow*pcol*cn)
-					cs, gs := view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
+					cs, gs := randomViews(t, r, gpu, mt, sh, roi)
 					for _, c := range cases {
 						name := fmt.Sprintf("%v/%dx%d/roi=%v/%v/f=%.3g", mt, sh[1], sh[0], roi, c.in, c.f)
 						if err := sameOnGPU(t, gpu, name, mt, cs, gs, func(src, dst *gpuimage.Image) error {
@@ -115,12 +106,7 @@ func TestCUDAResizeLin2xMatchesCPU(t *testing.T) {
 		mt := gpuimage.MakeType(gpuimage.Depth8U, cn)
 		for _, sh := range [][2]int{{1, 1}, {1, 2}, {2, 1}, {37, 1}, {1, 37}, {3, 5}, {300, 451}, {3, 4097}, {129, 130}} {
 			for _, roi := range []bool{false, true} {
-				prow, pcol, rect := sh[0], sh[1], image.Rect(0, 0, sh[1], sh[0])
-				if roi {
-					prow, pcol, rect = sh[0]+5, sh[1]+7, image.Rect(3, 2, 3+sh[1], 2+sh[0])
-				}
-				data := tu.RandomBytes(r, gpuimage.Depth8U, prow*pcol*cn)
-				cs, gs := view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
+				cs, gs := randomViews(t, r, gpu, mt, sh, roi)
 				name := fmt.Sprintf("%v/%dx%d/roi=%v", mt, sh[1], sh[0], roi)
 				run := func(src, dst *gpuimage.Image) error {
 					return resample.Resize(src, dst, image.Point{}, 2, 2, resample.InterLinear)
@@ -291,6 +277,19 @@ func sameOnGPU(t *testing.T, gpu *gpuimage.Device, name string, mt gpuimage.MatT
 		t.Errorf("%s: %d of %d elements differ (max %g); %s", name, d.Bad, d.N, d.MaxAbs, d.First)
 	}
 	return nil
+}
+
+// randomViews is the same random image of type mt on the CPU device and on gpu:
+// sh (rows, cols) itself, or with roi a view of that size 2 rows down and 3
+// pixels in of a larger image (5 rows and 7 pixels more).
+func randomViews(t testing.TB, r *rand.Rand, gpu *gpuimage.Device, mt gpuimage.MatType, sh [2]int, roi bool) (cs, gs *gpuimage.Image) {
+	t.Helper()
+	prow, pcol, rect := sh[0], sh[1], image.Rect(0, 0, sh[1], sh[0])
+	if roi {
+		prow, pcol, rect = sh[0]+5, sh[1]+7, image.Rect(3, 2, 3+sh[1], 2+sh[0])
+	}
+	data := tu.RandomBytes(r, mt.Depth(), prow*pcol*mt.Channels())
+	return view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
 }
 
 // view uploads a prow x pcol image of data to dev and returns its region rect.

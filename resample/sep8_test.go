@@ -73,7 +73,7 @@ func TestPillowWeightsFitKernels(t *testing.T) {
 	t.Logf("largest weight %g (2^22 = %d)", worst, 1<<22)
 }
 
-// lin2x takes exactly the plans gi_resize_lin2x_* computes: InterLinear's 8-bit
+// resizeLin2x takes exactly the plans gi_resize_lin2x_* computes: InterLinear's 8-bit
 // enlargements by 2 on both axes (by scale or by size) of 1, 3 or 4 channels, from
 // 1x1 up; not 2 channels, other depths, the exact or area arithmetic, other
 // factors, or tables edited away from its fixed weights.
@@ -101,7 +101,7 @@ func TestResizeLin2xPlans(t *testing.T) {
 		{"x2.5", newResizePlan(40, 30, 100, 75, 3, core.Depth8U, 2.5, 2.5, InterLinear), false},
 		{"x2 with other inverse scales", newResizePlan(40, 30, 80, 60, 3, core.Depth8U, 2.01, 2.01, InterLinear), false},
 	} {
-		if got := c.pl.lin2x(); got != c.want {
+		if got := resizeLin2x(c.pl); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -119,7 +119,7 @@ func TestResizeLin2xPlans(t *testing.T) {
 		pl.x.w, pl.y.w = append([]float32(nil), pl.x.w...), append([]float32(nil), pl.y.w...)
 		pl.x.start, pl.y.start = append([]int32(nil), pl.x.start...), append([]int32(nil), pl.y.start...)
 		c.edit(pl)
-		if pl.lin2x() {
+		if resizeLin2x(pl) {
 			t.Errorf("%s: taken", c.name)
 		}
 	}
