@@ -44,6 +44,7 @@ struct ResamplePolyParams {
 #define GI_RESIZE_THMAX 64  // the most output rows a register kernel's tile has
 #define GI_RESIZE_SEP8_BLOCKS(K, E) ((K) == 2 ? 10 : (E) == 2 ? 12 : 8)  // gi_resize_sep8_*'s blocks a multiprocessor (launch bounds)
 #define GI_RESIZE_TW 32  // gi_resize_tile_*'s output pixels a block
+#define GI_RESIZE_FT 64  // the fixed-weight kernels' block (gi_resize_lin2x_*, cub2x_*, cubhalf_*)
 #define GI_RESIZE_VE8 8
 #define GI_RESIZE_VEF 4
 
@@ -66,6 +67,9 @@ struct ResamplePolyParams {
 //                       output pixels of th rows, staging at most fr source rows
 //                       rs bytes apart and each pixel's horizontal weights ws
 //                       apart in shared memory (resample/cuda.go's resizeTile).
+//                       gi_resize_cubhalf_*: gin, the first group of 4 output
+//                       pixels past those (from 1) whose source words lie in
+//                       the row.
 struct ResizeParams {
   const void* src;
   int sp;
@@ -80,6 +84,7 @@ struct ResizeParams {
   const int* ystart;
   const float* yw;
   int nx, ny, th, ws, simd, simdkind, fr, rs;
+  int gin;
 };
 
 // PyrParams: gi_pyrdown_* and gi_pyrup_* (resample_pyr.cu), OpenCV's pyrDown and

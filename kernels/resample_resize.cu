@@ -24,6 +24,11 @@
 //                             or 4 channels): VResizeLinear's result from its
 //                             fixed weights in a few integer operations an
 //                             element, 4 output pixels a thread down a tile.
+//   gi_resize_cub2x_u8cCN,    InterCubic's 8-bit enlargement and shrink by
+//   gi_resize_cubhalf_u8cCN   exactly 2 (1, 3 or 4 channels): the same weights
+//                             for every pixel of a parity, read once; float
+//                             sums on the FP32 pipe; 4 output pixels a thread
+//                             down a tile.
 //   gi_resize_tile_f_u8cCN,   a block a tile of 32 output pixels by a few rows, in
 //   gi_resize_tile_x8_K_u8cCN one pass through shared memory: the tile's source
 //                             rows staged by cp.async, the horizontal pass of each
@@ -685,6 +690,275 @@ __device__ __forceinline__ void lin2x(const ResizeParams& p) {
     emit(d, ma, lb);
     if (2 * j >= y1) break;
     emit(d, la, mb);
+  }
+}
+
+// fixedRows is the output rows [y0, y1) of the fixed-weight cubic kernels' block
+// row blockIdx.y: the dh rows split evenly among gridDim.y block rows (one wave of
+// blocks, each as much work), bounds even where Even (cub2x starts on an even row;
+// its dh is even). Empty where gridDim.y > dh / 2 (the host avoids it).
+template <bool Even>
+__device__ __forceinline__ void fixedRows(int dh, int& y0, int& y1) {
+  const long long b = blockIdx.y, n = gridDim.y;
+  y0 = (int)(b * dh / n), y1 = (int)((b + 1) * dh / n);
+  if (Even) y0 &= ~1, y1 &= ~1;
+}
+
+// The fixed-weight cubic kernels below (cub2x, cubhalf) keep their arithmetic on
+// the FP32 pipe: a byte becomes a float from its bits (u8f) and a sum becomes a
+// byte by a rounding add (rnu8), where __float2int_rn and (float)int would issue
+// on the conversion unit, at an eighth of the FP32 rate on sm_80 and sm_90.
+// u8f is float(b) for b the low byte of x (the rest of x zero) or for the bits
+// 2^23 + b (f8bits): 2^23 + b, less 2^23, exact.
+__device__ __forceinline__ float u8f(unsigned bits) { return __fsub_rn(__uint_as_float(bits), 8388608.f); }
+__device__ __forceinline__ unsigned f8bits(unsigned b) { return 0x4B000000u | b; }
+// byteBits is the bits 2^23 + byte k (0..3) of word w, for u8f: one byte permute.
+__device__ __forceinline__ unsigned byteBits(unsigned w, int k) { return __byte_perm(w, 0x4B000000u, 0x7440 + k); }
+// rnu8 is cvRound(x) saturated to 0..255 in the low byte of its result (the high
+// bytes are not zero; pack4 takes the low ones), from y = x * 2^-8: y saturated
+// to 0..1 (a FADD.SAT where the caller's last add is fused in) and held to
+// 255/256, x so clamped to 0..255 (which commutes with the rounding); then
+// y + 1.5 * 2^15 rounds y to a multiple of 2^-8 half to even, so its last bits
+// are x rounded. (Held to 255 after the add instead, as an integer minimum,
+// ptxas 11.8 dropped the minimum.)
+__device__ __forceinline__ unsigned rnu8(float y) {
+  return __float_as_uint(__fadd_rn(fminf(__saturatef(y), 255.f / 256.f), 49152.f));
+}
+// pack4 is the word of the low bytes of a, b, c and d, a lowest.
+__device__ __forceinline__ unsigned pack4(unsigned a, unsigned b, unsigned c, unsigned d) {
+  return __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);
+}
+
+// CubicTaps is a fixed-weight cubic kernel's vertical weights: as floats scaled by
+// 2^-30 (VResizeCubicVec_32s8u's 2^-22, and 2^-8 for rnu8: a power of two, so
+// every product and sum is OpenCV's scaled exactly) and as the integers of the
+// scalar tail.
+struct CubicTaps {
+  float f[4];
+  int i[4];
+  __device__ __forceinline__ void load(const float* w) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const float b = __ldg(w + j);
+      f[j] = __fmul_rn(b, 1.f / (2048.f * 2048.f * 256.f)), i[j] = (int)b;
+    }
+  }
+};
+
+// cubicRow stores the vertical pass over the horizontal sums of four source rows
+// (r0..r3, exact integers as floats) of a thread's NE output elements, from
+// element e0 of a w-element row at d: VResizeCubicVec_32s8u's float arithmetic
+// for elements before simd (each product and sum rounded, in its order, the sum
+// rounded half to even: rnu8, the sum scaled by 2^-8), past it the integer (sum + 2^21) >> 22 (as sep8), each
+// saturated; whole: all NE elements lie in the row and d is 4-byte aligned.
+template <int NE>
+__device__ __forceinline__ void cubicRow(u8* d, int e0, int w, int simd, bool whole, const float (&r0)[NE],
+                                         const float (&r1)[NE], const float (&r2)[NE], const float (&r3)[NE],
+                                         const CubicTaps& b) {
+  unsigned v[NE];
+  if (e0 + NE <= simd) {
+#pragma unroll
+    for (int e = 0; e < NE; ++e) {
+      float acc = __fmul_rn(r3[e], b.f[3]);
+      acc = __fadd_rn(__fmul_rn(r2[e], b.f[2]), acc);
+      acc = __fadd_rn(__fmul_rn(r1[e], b.f[1]), acc);
+      v[e] = rnu8(__fadd_rn(__fmul_rn(r0[e], b.f[0]), acc));
+    }
+  } else {
+#pragma unroll
+    for (int e = 0; e < NE; ++e) {
+      if (e0 + e < simd) {
+        float acc = __fmul_rn(r3[e], b.f[3]);
+        acc = __fadd_rn(__fmul_rn(r2[e], b.f[2]), acc);
+        acc = __fadd_rn(__fmul_rn(r1[e], b.f[1]), acc);
+        v[e] = rnu8(__fadd_rn(__fmul_rn(r0[e], b.f[0]), acc));
+      } else {
+        const int acc = __float2int_rz(r0[e]) * b.i[0] + __float2int_rz(r1[e]) * b.i[1] +
+                        __float2int_rz(r2[e]) * b.i[2] + __float2int_rz(r3[e]) * b.i[3];
+        v[e] = sati<u8>((acc + (1 << 21)) >> 22);
+      }
+    }
+  }
+  if (whole) {
+#pragma unroll
+    for (int g = 0; g < NE / 4; ++g)
+      reinterpret_cast<unsigned*>(d)[g] = pack4(v[4 * g], v[4 * g + 1], v[4 * g + 2], v[4 * g + 3]);
+  } else {
+#pragma unroll
+    for (int e = 0; e < NE; ++e)
+      if (e0 + e < w) d[e] = (u8)v[e];
+  }
+}
+
+// cub2x: InterCubic's 8-bit enlargement by exactly 2 on both axes, CN = 1, 3 or 4
+// channels (resample/fixed.go's resizeFixed checks the plan): output column 2i + b
+// reads source pixels i - 2 + b .. i + 1 + b (clamped) with the weights of output
+// column b (p.xw[4b ..]: the same for every column of its parity), output row
+// 2j + b rows j - 2 + b .. j + 1 + b with those of output row b (p.yw[4b ..]). So
+// output rows 2r + 1 and 2r + 2 both read rows r - 1 .. r + 2, and a thread's 4
+// output pixels (4t .. 4t + 3) source pixels 2t - 2 .. 2t + 3: each source row's
+// horizontal sums (float, exact) serve two output rows, and a thread walks down
+// its block's rows (fixedRows: even bounds) with four rows' sums in registers,
+// rotated without copies.
+template <int CN>
+__device__ __forceinline__ void cub2x(const ResizeParams& p) {
+  constexpr int NE = 4 * CN;  // a thread's output elements
+  const int t = blockIdx.x * GI_RESIZE_FT + threadIdx.x;
+  if (4 * t >= p.dw) return;
+  const int sw = p.sw, sh = p.sh, sp = p.sp;
+  float xe[4], xo[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) xe[j] = __ldg(p.xw + j), xo[j] = __ldg(p.xw + 4 + j);
+  CubicTaps ye, yo;
+  ye.load(p.yw), yo.load(p.yw + 4);
+  int q[6];
+#pragma unroll
+  for (int i = 0; i < 6; ++i) q[i] = clampi(2 * t - 2 + i, sw) * CN;
+  const u8* const src = static_cast<const u8*>(p.src);
+  auto row = [&](int j, float(&h)[NE]) {
+    const u8* s = src + (size_t)clampi(j, sh) * sp;
+    asm("" : "+l"(s));
+#pragma unroll
+    for (int c = 0; c < CN; ++c) {
+      float v[6];
+#pragma unroll
+      for (int i = 0; i < 6; ++i) v[i] = u8f(f8bits(__ldg(s + q[i] + c)));
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {  // pixel 4t + k: taps from v[k / 2 + k % 2]
+        const float* x = k % 2 ? xo : xe;
+        const int o = k / 2 + k % 2;
+        h[k * CN + c] = fmaf(v[o + 3], x[3], fmaf(v[o + 2], x[2], fmaf(v[o + 1], x[1], v[o] * x[0])));
+      }
+    }
+  };
+  const int w = p.dw * CN, e0 = NE * t, simd = p.simd, dp = p.dp;
+  const bool whole = e0 + NE <= w && (reinterpret_cast<size_t>(p.dst) + e0) % 4 == 0;  // the host checks p.dp % 4
+  int y0, y1;
+  fixedRows<true>(p.dh, y0, y1);
+  if (y0 >= y1) return;
+  u8* d = static_cast<u8*>(p.dst) + (size_t)y0 * dp + e0;
+  auto out = [&](const float(&a)[NE], const float(&b)[NE], const float(&c)[NE], const float(&e)[NE], const CubicTaps& y) {
+    cubicRow<NE>(d, e0, w, simd, whole, a, b, c, e, y);
+    d += dp;
+  };
+  // Rows j0 - 2 .. j0 + 1 in h0 .. h3 for output row y0 = 2 j0; then each new row
+  // replaces the oldest.
+  float h0[NE], h1[NE], h2[NE], h3[NE];
+  int j = y0 / 2 - 2;
+  row(j, h0), row(j + 1, h1), row(j + 2, h2), row(j + 3, h3);
+  out(h0, h1, h2, h3, ye);
+  for (int y = y0 + 1;; y += 8) {
+    row(j + 4, h0);
+    out(h1, h2, h3, h0, yo);
+    if (y + 1 >= y1) break;
+    out(h1, h2, h3, h0, ye);
+    row(j + 5, h1);
+    out(h2, h3, h0, h1, yo);
+    if (y + 3 >= y1) break;
+    out(h2, h3, h0, h1, ye);
+    row(j + 6, h2);
+    out(h3, h0, h1, h2, yo);
+    if (y + 5 >= y1) break;
+    out(h3, h0, h1, h2, ye);
+    row(j + 7, h3);
+    out(h0, h1, h2, h3, yo);
+    if (y + 7 >= y1) break;
+    out(h0, h1, h2, h3, ye);
+    j += 4;
+  }
+}
+
+// cubhalf: InterCubic's 8-bit shrink by exactly 2 on both axes, CN = 1, 3 or 4
+// channels (resample/fixed.go's resizeFixed checks the plan): output column i reads
+// source pixels 2i - 1 .. 2i + 2 (clamped) and output row y rows 2y - 1 .. 2y + 2,
+// every one with the same weights (p.xw[0 ..], p.yw[0 ..]). A group g of 4 output
+// pixels (4g .. 4g + 3) reads source pixels 8g - 1 .. 8g + 8. Groups 1 .. p.gin - 1
+// read them as CN + 2 aligned 8-byte words from byte 8g * CN - 8, inside the row
+// (the host checks that the source's rows are 8-byte aligned), their bytes
+// picked by permutes: a thread a group, walking down its block's rows (fixedRows),
+// each output row taking two new source rows' horizontal sums, four rows' sums in
+// registers. The others (group 0, whose first pixel is clamped, and those at the
+// row's end) are the last block column's, a thread an output pixel group and row
+// at a time, a byte at a time, clamped: apart, so that no warp of the word path
+// also runs the byte path (a warp that ran both took a third longer, and held
+// up the whole grid: 4K -> 1080p 8UC3 21.5 us, 15.9 without them, H200).
+template <int CN>
+__device__ __forceinline__ void cubhalf(const ResizeParams& p) {
+  constexpr int NE = 4 * CN, NP = 10, NW = CN + 2;
+  int y0, y1;
+  fixedRows<false>(p.dh, y0, y1);
+  if (y0 >= y1) return;
+  const int sw = p.sw, sh = p.sh, sp = p.sp, w = p.dw * CN, simd = p.simd, dp = p.dp;
+  float xw[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) xw[j] = __ldg(p.xw + j);
+  CubicTaps yw;
+  yw.load(p.yw);
+  const u8* const src = static_cast<const u8*>(p.src);
+  // hsums sets h to the horizontal sums of a row whose pixel 8g - 1 + i has byte c
+  // in b[i * CN + c] (f8bits).
+  auto hsums = [&](const unsigned(&b)[NP * CN], float(&h)[NE]) {
+#pragma unroll
+    for (int c = 0; c < CN; ++c) {
+      float v[NP];
+#pragma unroll
+      for (int i = 0; i < NP; ++i) v[i] = u8f(b[i * CN + c]);
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        h[k * CN + c] = fmaf(v[2 * k + 3], xw[3], fmaf(v[2 * k + 2], xw[2], fmaf(v[2 * k + 1], xw[1], v[2 * k] * xw[0])));
+    }
+  };
+  // whole: a group's elements all lie in the row, 4-byte aligned (the host checks p.dp % 4).
+  auto whole = [&](int e0) { return e0 + NE <= w && (reinterpret_cast<size_t>(p.dst) + e0) % 4 == 0; };
+  if (blockIdx.x == gridDim.x - 1) {  // the byte path's groups: 0, then lo .. ng - 1
+    const int ng = (p.dw + 3) / 4, lo = max(p.gin, 1), ne = 1 + max(0, ng - lo);
+    for (int i = threadIdx.x; i < ne * (y1 - y0); i += GI_RESIZE_FT) {
+      const int e = i % ne, g = e == 0 ? 0 : lo + e - 1, y = y0 + i / ne, e0 = NE * g;
+      int q[NP];
+#pragma unroll
+      for (int k = 0; k < NP; ++k) q[k] = clampi(8 * g - 1 + k, sw) * CN;
+      float h[4][NE];
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const u8* s = src + (size_t)clampi(2 * y - 1 + r, sh) * sp;
+        unsigned b[NP * CN];
+#pragma unroll
+        for (int k = 0; k < NP * CN; ++k) b[k] = f8bits(__ldg(s + q[k / CN] + k % CN));
+        hsums(b, h[r]);
+      }
+      cubicRow<NE>(static_cast<u8*>(p.dst) + (size_t)y * dp + e0, e0, w, simd, whole(e0), h[0], h[1], h[2], h[3], yw);
+    }
+    return;
+  }
+  const int g = blockIdx.x * GI_RESIZE_FT + threadIdx.x + 1, e0 = NE * g;
+  if (g >= p.gin) return;
+  const bool full = whole(e0);
+  // row sets h to the horizontal sums of source row j, from its words.
+  auto row = [&](int j, float(&h)[NE]) {
+    const uint2* wp = reinterpret_cast<const uint2*>(src + (size_t)clampi(j, sh) * sp + 8 * g * CN - 8);
+    unsigned u[2 * NW];
+#pragma unroll
+    for (int k = 0; k < NW; ++k) {
+      const uint2 x = __ldg(wp + k);
+      u[2 * k] = x.x, u[2 * k + 1] = x.y;
+    }
+    unsigned b[NP * CN];
+#pragma unroll
+    for (int i = 0; i < NP * CN; ++i) b[i] = byteBits(u[(i + 8 - CN) / 4], (i + 8 - CN) % 4);
+    hsums(b, h);
+  };
+  u8* d = static_cast<u8*>(p.dst) + (size_t)y0 * dp + e0;
+  float h0[NE], h1[NE], h2[NE], h3[NE];
+  row(2 * y0 - 1, h0), row(2 * y0, h1), row(2 * y0 + 1, h2), row(2 * y0 + 2, h3);
+  for (int y = y0;; y += 2) {
+    cubicRow<NE>(d, e0, w, simd, full, h0, h1, h2, h3, yw);
+    d += dp;
+    if (y + 1 >= y1) break;
+    row(2 * y + 3, h0), row(2 * y + 4, h1);
+    cubicRow<NE>(d, e0, w, simd, full, h2, h3, h0, h1, yw);
+    d += dp;
+    if (y + 2 >= y1) break;
+    row(2 * y + 5, h2), row(2 * y + 6, h3);
   }
 }
 
@@ -1523,6 +1797,18 @@ GI_RESIZE_SEP8(4, 2, 4, e2)
 GI_RESIZE_LIN2X(1)
 GI_RESIZE_LIN2X(3)
 GI_RESIZE_LIN2X(4)
+
+// gi_resize_cub2x_u8cCN, gi_resize_cubhalf_u8cCN: cub2x and cubhalf, CN channels.
+#define GI_RESIZE_CUBIC_FIXED(CN)                                                                               \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_FT) gi_resize_cub2x_u8c##CN(__grid_constant__ const ResizeParams p) { \
+    resize::cub2x<CN>(p);                                                                                         \
+  }                                                                                                               \
+  extern "C" __global__ void __launch_bounds__(GI_RESIZE_FT) gi_resize_cubhalf_u8c##CN(__grid_constant__ const ResizeParams p) { \
+    resize::cubhalf<CN>(p);                                                                                       \
+  }
+GI_RESIZE_CUBIC_FIXED(1)
+GI_RESIZE_CUBIC_FIXED(3)
+GI_RESIZE_CUBIC_FIXED(4)
 
 // gi_resize_h_MODE_T, gi_resize_v_MODE_T: the two passes of the longer filters.
 // gi_resize_h_MODE_T, gi_resize_he_MODE_T (a thread an element), gi_resize_v_MODE_T:

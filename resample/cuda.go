@@ -2,7 +2,6 @@ package resample
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -200,11 +199,21 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	p.Xstart, p.Xw, p.Ystart, p.Yw = at(0), at(1), at(2), at(3)
 	p.Nx, p.Ny, p.Simd, p.SimdKind = int32(pl.x.n), int32(pl.y.n), int32(pl.simd), int32(pl.simdKind)
 	sms := core.MultiProcessors(s.Dev)
-	if !lin2xOff && resizeLin2x(pl) && d.Aligned(4) {
+	if k := resizeFixed(pl); k == "lin2x" && !fixedOff[k] && d.Aligned(4) {
 		name := fmt.Sprintf("gi_resize_lin2x_u8c%d", pl.cn)
 		gx, th := lin2xShape(pl.dw, pl.dh, sms*core.BlocksPerSM(s.Dev, name, resizeRT, 0, 8))
 		p.Th = int32(th)
 		return s.Dev.Launch(str, name, [3]int{gx, (pl.dh + th - 1) / th, 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
+	} else if k != "" && k != "lin2x" && !fixedOff[k] && d.Aligned(4) && (k != "cubhalf" || s.Aligned(8)) {
+		name := fmt.Sprintf("gi_resize_%s_u8c%d", k, pl.cn)
+		gx := (pl.dw + 4*resizeFT - 1) / (4 * resizeFT)
+		if k == "cubhalf" {
+			var gin int
+			gx, gin = cubHalfGroups(pl.sw, pl.dw, pl.cn)
+			p.Gin = int32(gin)
+		}
+		gy := fixedRows(gx, pl.dh, sms*core.BlocksPerSM(s.Dev, name, resizeFT, 0, 16), k == "cub2x")
+		return s.Dev.Launch(str, name, [3]int{gx, gy, 1}, [3]int{resizeFT, 1, 1}, 0, core.Struct(&p))
 	}
 	if t, ok := pl.tileShape(sms, core.MaxSharedOptin(s.Dev)); ok && tileReadable(s) {
 		p.Th, p.Fr, p.Rs, p.Ws = int32(t.th), int32(t.fr), int32(t.rs), int32(t.ws)
@@ -589,81 +598,6 @@ func resizeSep8(pl *resizePlan) bool {
 		}
 	}
 	return true
-}
-
-// lin2xOff, from GPUIMG_LIN2X=off, sends the plans gi_resize_lin2x_* takes to
-// the general kernels (for comparisons).
-var lin2xOff = os.Getenv("GPUIMG_LIN2X") == "off"
-
-// resizeLin2x reports whether gi_resize_lin2x_* computes the plan (checked once,
-// kept with it): InterLinear's 8-bit enlargement by exactly 2 on both axes, 1, 3 or 4
-// channels, VResizeLinear's vector arithmetic for the whole row, and tables that
-// are the kernel's fixed ones. Horizontally only the weight each source pixel
-// gets once the taps are clamped matters (the horizontal sum is exact): output i
-// takes pixel i/2 at 1536 and its neighbour on i's side at 512, or 2048 where
-// that neighbour is clamped onto it. Vertically each tap is rounded apart, so
-// the taps themselves must be the kernel's: rows i/2 - 1 and i/2 at 512 and 1536
-// for even i, i/2 and i/2 + 1 at 1536 and 512 for odd i (clamped by the kernel,
-// as by OpenCV, which keeps the weights at the edges). On the H200 (same call,
-// against gi_resize_sep8_2_c3) 8UC3 1080p->4K went from 27.3 to 14.3 us (NPP
-// 50.3), 4K->8K from 94.9 to 52.2.
-func resizeLin2x(pl *resizePlan) bool {
-	pl.lin2xOnce.Do(func() {
-		pl.lin2xOK = pl.kind == kindSep && pl.depth == core.Depth8U && pl.arith == arFix8 &&
-			(pl.cn == 1 || pl.cn == 3 || pl.cn == 4) && pl.x.n == 2 && pl.y.n == 2 &&
-			pl.simdKind == simdLinear && pl.simd == pl.dw*pl.cn && pl.dw == 2*pl.sw && pl.dh == 2*pl.sh &&
-			lin2xCols(pl.x, pl.sw) && lin2xRows(pl.y)
-	})
-	return pl.lin2xOK
-}
-
-// lin2xCols reports whether the horizontal taps a of an n-pixel row give each
-// output pixel lin2x's weights (see resizeLin2x).
-func lin2xCols(a axis, n int) bool {
-	for i := 0; i < 2*n; i++ {
-		near, far := i/2, min(max(i/2-1+2*(i%2), 0), n-1)
-		var wn, wf float32
-		for j := 0; j < 2; j++ {
-			switch k, w := min(max(int(a.start[i])+j, 0), n-1), a.w[2*i+j]; {
-			case k == near:
-				wn += w
-			case k == far:
-				wf += w
-			case w != 0:
-				return false
-			}
-		}
-		if near == far && wn != 2048 || near != far && (wn != 1536 || wf != 512) {
-			return false
-		}
-	}
-	return true
-}
-
-// lin2xRows reports whether the vertical taps a are lin2x's, tap by tap.
-func lin2xRows(a axis) bool {
-	for i := range a.start {
-		want := [2]float32{512, 1536}
-		if i%2 == 1 {
-			want = [2]float32{1536, 512}
-		}
-		if int(a.start[i]) != i/2-1+i%2 || a.w[2*i] != want[0] || a.w[2*i+1] != want[1] {
-			return false
-		}
-	}
-	return true
-}
-
-// lin2xShape is gi_resize_lin2x_*'s grid width (4 output pixels a thread) and
-// output rows a tile (even: a tile starts on an even row) for a device that
-// holds slots of its blocks at once: tiles as tall as one wave of blocks allows,
-// so that there is no tail and the fewest source rows are computed twice (each
-// tile's first, by the tile above too).
-func lin2xShape(dw, dh, slots int) (gx, th int) {
-	gx = (dw + 4*resizeRT - 1) / (4 * resizeRT)
-	gy := max(1, slots/gx)
-	th = max(2, (dh+gy-1)/gy, (dh+65535-1)/65535)
-	return gx, th + th%2
 }
 
 // resizeElems is how many output elements (GI_RESIZE_RT apart) a register kernel

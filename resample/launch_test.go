@@ -37,8 +37,8 @@ func TestLaunchedKernelsExist(t *testing.T) {
 }
 
 // Every kernel Resize launches: each interpolation and depth, shrinking and
-// enlarging (by exactly 2 too: gi_resize_lin2x_*), the 2x2 fast path at each
-// channel count and unaligned.
+// enlarging (by exactly 2 too: gi_resize_lin2x_*, gi_resize_cub2x_*,
+// gi_resize_cubhalf_*), the 2x2 fast path at each channel count and unaligned.
 func TestResizeKernelsExist(t *testing.T) {
 	rec := tu.NewRecorder()
 	for _, mt := range []gpuimage.MatType{gpuimage.CV8UC1, gpuimage.CV8UC2, gpuimage.CV8UC3, gpuimage.CV8UC4,
@@ -262,35 +262,59 @@ func TestResizeTileShape(t *testing.T) {
 	}
 }
 
-// InterLinear's 8-bit enlargements by exactly 2 take gi_resize_lin2x_* where the
-// output's rows are 4-byte aligned (for 4 channels every view), and the general
-// kernel otherwise.
-func TestResizeLin2xLaunch(t *testing.T) {
+// The fixed-weight kernels take their plans where the output's rows are 4-byte
+// aligned (for 4 channels every view) and, for cubhalf's word loads, the
+// source's 8-byte aligned; the general kernels otherwise.
+func TestResizeFixedLaunch(t *testing.T) {
 	for _, cn := range []int{1, 3, 4} {
-		rec := tu.NewRecorder()
 		mt := gpuimage.MakeType(gpuimage.Depth8U, cn)
-		src := rec.Image(t, 45, 61, mt)
-		dst := &gpuimage.Image{}
-		if err := resample.Resize(src, dst, image.Point{}, 2, 2, resample.InterLinear); err != nil {
-			t.Fatal(err)
-		}
-		dst.Close()
-		big := rec.Image(t, 95, 130, mt)
-		v, err := big.Region(image.Rect(1, 2, 123, 92)) // one pixel in: unaligned
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := resample.Resize(src, v, image.Point{}, 2, 2, resample.InterLinear); err != nil {
-			t.Fatal(err)
-		}
-		v.Close()
-		lin, sep := fmt.Sprintf("gi_resize_lin2x_u8c%d", cn), fmt.Sprintf("gi_resize_sep8_2_c%d", cn)
-		wantLin, wantSep := 1, 1
-		if cn == 4 { // a pixel of 4 bytes: every view is aligned
-			wantLin, wantSep = 2, 0
-		}
-		if rec.Launched(lin) != wantLin || rec.Launched(sep) != wantSep {
-			t.Errorf("8UC%d: %s launched %d times, %s %d; want %d and %d", cn, lin, rec.Launched(lin), sep, rec.Launched(sep), wantLin, wantSep)
+		for _, c := range []struct {
+			kernel string
+			in     resample.Interpolation
+			f      float64
+		}{{"lin2x", resample.InterLinear, 2}, {"cub2x", resample.InterCubic, 2}, {"cubhalf", resample.InterCubic, 0.5}} {
+			rec := tu.NewRecorder()
+			run := func(src, dst *gpuimage.Image) {
+				t.Helper()
+				if err := resample.Resize(src, dst, image.Point{}, c.f, c.f, c.in); err != nil {
+					t.Fatal(err)
+				}
+			}
+			region := func(im *gpuimage.Image, r image.Rectangle) *gpuimage.Image {
+				t.Helper()
+				v, err := im.Region(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			src := rec.Image(t, 46, 62, mt)
+			dw, dh := int(62*c.f), int(46*c.f)
+			want := 1
+			dst := &gpuimage.Image{}
+			run(src, dst)
+			dst.Close()
+			big := rec.Image(t, dh+5, dw+9, mt)
+			v := region(big, image.Rect(1, 2, 1+dw, 2+dh)) // one pixel in: unaligned
+			run(src, v)
+			v.Close()
+			if cn == 4 { // a pixel of 4 bytes: every view is aligned
+				want++
+			}
+			if c.kernel == "cubhalf" {
+				sbig := rec.Image(t, 50, 80, mt)
+				for _, x := range []int{1, 8} { // 8 pixels in: aligned to 8 bytes
+					sv, out := region(sbig, image.Rect(x, 3, x+62, 3+46)), &gpuimage.Image{}
+					run(sv, out)
+					out.Close()
+					sv.Close()
+				}
+				want++
+			}
+			name := fmt.Sprintf("gi_resize_%s_u8c%d", c.kernel, cn)
+			if got := rec.Launched(name); got != want {
+				t.Errorf("8UC%d: %s launched %d times, want %d", cn, name, got, want)
+			}
 		}
 	}
 }

@@ -24,15 +24,17 @@ type polyParams struct {
 }
 
 // The resize kernels' block, their tiles' most rows, the vertical pass's
-// elements a thread and the tile kernels' pixels a block:
-// kernels/resample_params.h's GI_RESIZE_RT, GI_RESIZE_THMAX, GI_RESIZE_VE8,
-// GI_RESIZE_VEF and GI_RESIZE_TW (TestParamsMatchKernels).
+// elements a thread, the tile kernels' pixels a block and the fixed-weight
+// kernels' block: kernels/resample_params.h's GI_RESIZE_RT, GI_RESIZE_THMAX,
+// GI_RESIZE_VE8, GI_RESIZE_VEF, GI_RESIZE_TW and GI_RESIZE_FT
+// (TestParamsMatchKernels).
 const (
 	resizeRT    = 128
 	resizeThMax = 64
 	resizeVE8   = 8
 	resizeVEF   = 4
 	resizeTW    = 32
+	resizeFT    = 64
 )
 
 // resizeParams mirrors gi_resize_*'s parameters (kernels/resample_params.h:
@@ -48,6 +50,7 @@ type resizeParams struct {
 	Xstart, Xw, Ystart, Yw         uintptr
 	Nx, Ny, Th, Ws, Simd, SimdKind int32
 	Fr, Rs                         int32
+	Gin                            int32
 }
 
 // pyrParams mirrors gi_pyrdown_* and gi_pyrup_*'s parameters (kernels/resample_params.h:

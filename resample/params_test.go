@@ -31,6 +31,7 @@ func TestParamsMatchKernels(t *testing.T) {
 		{"GI_RESIZE_VE8", resizeVE8, kparams.ResizeVE8},
 		{"GI_RESIZE_VEF", resizeVEF, kparams.ResizeVEF},
 		{"GI_RESIZE_TW", resizeTW, kparams.ResizeTW},
+		{"GI_RESIZE_FT", resizeFT, kparams.ResizeFT},
 	} {
 		if c.go_ != c.cuda {
 			t.Errorf("%s: Go %d, kernels %d", c.name, c.go_, c.cuda)

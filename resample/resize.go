@@ -219,9 +219,10 @@ type resizePlan struct {
 	tileMu sync.Mutex
 	tiles  map[[2]int]resizeTile
 
-	// Whether gi_resize_lin2x_* computes the plan (resample/cuda.go's resizeLin2x).
-	lin2xOnce sync.Once
-	lin2xOK   bool
+	// The fixed-weight kernel that computes the plan (resample/fixed.go's
+	// resizeFixed).
+	fixedOnce sync.Once
+	fixed     string
 }
 
 type resizeKind int

@@ -92,60 +92,81 @@ func TestCUDAResizeEveryTypeMatchesCPU(t *testing.T) {
 	}
 }
 
-// InterLinear's 8-bit enlargements by exactly 2 (gi_resize_lin2x_*) against the
-// CPU device: 1, 3 and 4 channels, 1x1 up, odd widths (a thread's last pixels
-// past the row), whole images and views as sources, into poisoned images and into
-// aligned views of a poisoned image, whose surroundings must keep their poison.
-func TestCUDAResizeLin2xMatchesCPU(t *testing.T) {
+// The fixed-weight kernels against the CPU device: InterLinear's and InterCubic's
+// 8-bit enlargements by exactly 2 (gi_resize_lin2x_*, gi_resize_cub2x_*) and
+// InterCubic's shrinks by exactly 2 (gi_resize_cubhalf_*), 1, 3 and 4 channels,
+// from the smallest sizes up, odd widths (a thread's last pixels past the row; a
+// shrink's source a pixel wider than twice its output, whose last words would
+// pass the row's end), whole images, unaligned views (the general kernels for
+// cubhalf) and views 8 pixels in (8-byte aligned: the fixed kernels) as sources,
+// into poisoned images and into aligned views of a poisoned image, whose
+// surroundings must keep their poison.
+func TestCUDAResizeFixedMatchesCPU(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
+	up := [][2]int{{1, 1}, {1, 2}, {2, 1}, {37, 1}, {1, 37}, {3, 5}, {300, 451}, {3, 4097}, {129, 130}}
+	down := [][2]int{{2, 2}, {2, 9}, {9, 2}, {3, 5}, {5, 3}, {301, 451}, {4, 4097}, {129, 130}, {600, 902}, {66, 2050}}
+	cases := []struct {
+		in     resample.Interpolation
+		f      float64
+		shapes [][2]int
+	}{{resample.InterLinear, 2, up}, {resample.InterCubic, 2, up}, {resample.InterCubic, 0.5, down}}
 	for cn := 1; cn <= 4; cn++ {
 		if cn == 2 {
 			continue
 		}
 		mt := gpuimage.MakeType(gpuimage.Depth8U, cn)
-		for _, sh := range [][2]int{{1, 1}, {1, 2}, {2, 1}, {37, 1}, {1, 37}, {3, 5}, {300, 451}, {3, 4097}, {129, 130}} {
-			for _, roi := range []bool{false, true} {
-				cs, gs := randomViews(t, r, gpu, mt, sh, roi)
-				name := fmt.Sprintf("%v/%dx%d/roi=%v", mt, sh[1], sh[0], roi)
-				run := func(src, dst *gpuimage.Image) error {
-					return resample.Resize(src, dst, image.Point{}, 2, 2, resample.InterLinear)
-				}
-				if err := sameOnGPU(t, gpu, name, mt, cs, gs, run); err != nil {
-					t.Fatalf("%s: CPU: %v", name, err)
-				}
-				want := &gpuimage.Image{}
-				if err := run(cs, want); err != nil {
-					t.Fatal(err)
-				}
-				// Into a view 4 pixels in and 2 rows down of a poisoned image with
-				// 3 rows and 8 pixels to spare.
-				dh, dw := 2*sh[0], 2*sh[1]
-				big := tu.Poisoned(t, gpu, dh+3, dw+8, mt)
-				v, err := big.Region(image.Rect(4, 2, 4+dw, 2+dh))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := run(gs, v); err != nil {
-					t.Fatalf("%s: GPU into a view: %v", name, err)
-				}
-				all, wb := tu.Bytes(t, big), tu.Bytes(t, want)
-				for y := 0; y < dh+3; y++ {
-					for x := 0; x < (dw+8)*cn; x++ {
-						got, w := all[y*(dw+8)*cn+x], byte(0xCD)
-						if y >= 2 && y < 2+dh && x >= 4*cn && x < (4+dw)*cn {
-							w = wb[(y-2)*dw*cn+x-4*cn]
-						}
-						if got != w {
-							t.Fatalf("%s: into a view: row %d element %d is %d, want %d", name, y, x, got, w)
+		for _, c := range cases {
+			for _, sh := range c.shapes {
+				for roi := 0; roi < 3; roi++ {
+					cs, gs := randomViews(t, r, gpu, mt, sh, roi == 1)
+					if roi == 2 { // 8 pixels in, 3 rows down
+						cs.Close()
+						gs.Close()
+						prow, pcol, rect := sh[0]+4, sh[1]+16, image.Rect(8, 3, 8+sh[1], 3+sh[0])
+						data := tu.RandomBytes(r, mt.Depth(), prow*pcol*cn)
+						cs, gs = view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
+					}
+					name := fmt.Sprintf("%v/%v/f=%g/%dx%d/roi=%d", mt, c.in, c.f, sh[1], sh[0], roi)
+					run := func(src, dst *gpuimage.Image) error {
+						return resample.Resize(src, dst, image.Point{}, c.f, c.f, c.in)
+					}
+					if err := sameOnGPU(t, gpu, name, mt, cs, gs, run); err != nil {
+						t.Fatalf("%s: CPU: %v", name, err)
+					}
+					want := &gpuimage.Image{}
+					if err := run(cs, want); err != nil {
+						t.Fatal(err)
+					}
+					// Into a view 4 pixels in and 2 rows down of a poisoned image with
+					// 3 rows and 8 pixels to spare.
+					dh, dw := want.Rows(), want.Cols()
+					big := tu.Poisoned(t, gpu, dh+3, dw+8, mt)
+					v, err := big.Region(image.Rect(4, 2, 4+dw, 2+dh))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := run(gs, v); err != nil {
+						t.Fatalf("%s: GPU into a view: %v", name, err)
+					}
+					all, wb := tu.Bytes(t, big), tu.Bytes(t, want)
+					for y := 0; y < dh+3; y++ {
+						for x := 0; x < (dw+8)*cn; x++ {
+							got, w := all[y*(dw+8)*cn+x], byte(0xCD)
+							if y >= 2 && y < 2+dh && x >= 4*cn && x < (4+dw)*cn {
+								w = wb[(y-2)*dw*cn+x-4*cn]
+							}
+							if got != w {
+								t.Fatalf("%s: into a view: row %d element %d is %d, want %d", name, y, x, got, w)
+							}
 						}
 					}
+					v.Close()
+					big.Close()
+					want.Close()
+					cs.Close()
+					gs.Close()
 				}
-				v.Close()
-				big.Close()
-				want.Close()
-				cs.Close()
-				gs.Close()
 			}
 		}
 	}

@@ -31,7 +31,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "b7ad8560b95d6ca68783b13d80e915f4648c7a60bb4740942ce1fb1f0615ba28"
+const HeadersSum = "976d18ce6f789ddcc67cb93fc081cc4822094448d0bef90db8d071fc9996c0f1"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -173,6 +173,7 @@ const (
 	ResizeVE8       = C.GI_RESIZE_VE8
 	ResizeVEF       = C.GI_RESIZE_VEF
 	ResizeTW        = C.GI_RESIZE_TW
+	ResizeFT        = C.GI_RESIZE_FT
 )
 
 // The interpolation kernels' sizes (kernels/interp_params.h).
