@@ -199,12 +199,14 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	p.Xstart, p.Xw, p.Ystart, p.Yw = at(0), at(1), at(2), at(3)
 	p.Nx, p.Ny, p.Simd, p.SimdKind = int32(pl.x.n), int32(pl.y.n), int32(pl.simd), int32(pl.simdKind)
 	sms := core.MultiProcessors(s.Dev)
-	if k := resizeFixed(pl); k == "lin2x" && !fixedOff[k] && d.Aligned(4) {
+	switch k := resizeFixed(pl); {
+	case k == "" || fixedOff[k] || !d.Aligned(4):
+	case k == "lin2x":
 		name := fmt.Sprintf("gi_resize_lin2x_u8c%d", pl.cn)
 		gx, th := lin2xShape(pl.dw, pl.dh, sms*core.BlocksPerSM(s.Dev, name, resizeRT, 0, 8))
 		p.Th = int32(th)
 		return s.Dev.Launch(str, name, [3]int{gx, (pl.dh + th - 1) / th, 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
-	} else if k != "" && k != "lin2x" && !fixedOff[k] && d.Aligned(4) && (k != "cubhalf" || s.Aligned(8)) {
+	case k == "cub2x" || s.Aligned(8): // cubhalf reads 8-byte words
 		name := fmt.Sprintf("gi_resize_%s_u8c%d", k, pl.cn)
 		gx := (pl.dw + 4*resizeFT - 1) / (4 * resizeFT)
 		if k == "cubhalf" {
