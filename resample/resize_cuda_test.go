@@ -119,13 +119,11 @@ func TestCUDAResizeFixedMatchesCPU(t *testing.T) {
 		for _, c := range cases {
 			for _, sh := range c.shapes {
 				for roi := 0; roi < 3; roi++ {
-					cs, gs := randomViews(t, r, gpu, mt, sh, roi == 1)
-					if roi == 2 { // 8 pixels in, 3 rows down
-						cs.Close()
-						gs.Close()
-						prow, pcol, rect := sh[0]+4, sh[1]+16, image.Rect(8, 3, 8+sh[1], 3+sh[0])
-						data := tu.RandomBytes(r, mt.Depth(), prow*pcol*cn)
-						cs, gs = view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
+					var cs, gs *gpuimage.Image
+					if roi < 2 {
+						cs, gs = randomViews(t, r, gpu, mt, sh, roi == 1)
+					} else { // 8 pixels in, 3 rows down: 8-byte aligned
+						cs, gs = viewsAt(t, r, gpu, mt, sh, image.Pt(8, 3), image.Pt(16, 4))
 					}
 					name := fmt.Sprintf("%v/%v/f=%g/%dx%d/roi=%d", mt, c.in, c.f, sh[1], sh[0], roi)
 					run := func(src, dst *gpuimage.Image) error {
@@ -305,10 +303,17 @@ func sameOnGPU(t *testing.T, gpu *gpuimage.Device, name string, mt gpuimage.MatT
 // pixels in of a larger image (5 rows and 7 pixels more).
 func randomViews(t testing.TB, r *rand.Rand, gpu *gpuimage.Device, mt gpuimage.MatType, sh [2]int, roi bool) (cs, gs *gpuimage.Image) {
 	t.Helper()
-	prow, pcol, rect := sh[0], sh[1], image.Rect(0, 0, sh[1], sh[0])
 	if roi {
-		prow, pcol, rect = sh[0]+5, sh[1]+7, image.Rect(3, 2, 3+sh[1], 2+sh[0])
+		return viewsAt(t, r, gpu, mt, sh, image.Pt(3, 2), image.Pt(7, 5))
 	}
+	return viewsAt(t, r, gpu, mt, sh, image.Point{}, image.Point{})
+}
+
+// viewsAt is the same random image of type mt on the CPU device and on gpu: a
+// view of sh (rows, cols) at at in an image more pixels and rows larger.
+func viewsAt(t testing.TB, r *rand.Rand, gpu *gpuimage.Device, mt gpuimage.MatType, sh [2]int, at, more image.Point) (cs, gs *gpuimage.Image) {
+	t.Helper()
+	prow, pcol, rect := sh[0]+more.Y, sh[1]+more.X, image.Rect(at.X, at.Y, at.X+sh[1], at.Y+sh[0])
 	data := tu.RandomBytes(r, mt.Depth(), prow*pcol*mt.Channels())
 	return view(t, gpuimage.CPU(), prow, pcol, mt, data, rect), view(t, gpu, prow, pcol, mt, data, rect)
 }
