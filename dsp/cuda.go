@@ -33,7 +33,8 @@ func conv1dCUDA(str core.Stream, d, s *core.State, g []float32, off int) error {
 	return nil
 }
 
-// iirCUDA launches one pass of a cascade (iirStep) over the batch, by the
+// iirCUDA launches one pass of a cascade (iirStep) over the batch: by
+// gi_iir_warm where iirWarmShape takes the step (warm.go), else by the
 // single-pass kernel (iirScanCUDA) where iirOnePass says, otherwise by three:
 // gi_iir_powers for the state matrix's powers, the first time the filter is used
 // on the device (A rides in its parameters: nothing is copied from host memory,
@@ -46,6 +47,11 @@ func iirCUDA(str core.Stream, dev core.Backend, st *iirStep) error {
 	s := c.k * c.p
 	rows := st.in.Rows
 	p := iirBaseParams(st)
+	if warm, run, nb, ok := iirWarmShape(st, core.MultiProcessors(dev)); ok {
+		p.Warm, p.Run, p.Nb = int32(warm), int32(run), int32(nb)
+		blocks := (rows*nb + iirWarmWarps - 1) / iirWarmWarps
+		return dev.Launch(str, fmt.Sprintf("gi_iir_warm_k%dp%d", c.k, c.p), [3]int{blocks, 1, 1}, [3]int{32 * iirWarmWarps, 1, 1}, 0, core.Struct(&p))
+	}
 	if iirOnePass(dev, rows) {
 		return iirScanCUDA(str, dev, st, p)
 	}

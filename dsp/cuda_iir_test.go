@@ -181,7 +181,21 @@ func gpuIIRCases(t testing.TB, r *rand.Rand) []gpuIIRCase {
 // 1e6 samples is the signal's (measured on the H100: 1.2e-3 of the RMS for 2
 // sections at 0.05 of Nyquist, the same value's float32 rounding; the error does
 // not grow along the signal).
+//
+// Twice: with the warm-up kernel taking the steps it can (iirWarmShape: filters
+// whose state forgets its start within 4096 samples, most of these random ones),
+// and with the scans taking every step.
 func TestCUDAIIRMatchesCPU(t *testing.T) {
+	for _, warm := range []bool{true, false} {
+		name := map[bool]string{true: "warm", false: "scans"}[warm]
+		t.Run(name, func(t *testing.T) {
+			defer dsp.SetIIRWarm(dsp.SetIIRWarm(warm))
+			testCUDAIIRMatchesCPU(t)
+		})
+	}
+}
+
+func testCUDAIIRMatchesCPU(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
 	worst, peak := map[string]float64{}, map[string]float64{}
@@ -251,10 +265,12 @@ func TestCUDAIIRMatchesCPU(t *testing.T) {
 // then the single pass's other paths over as many tiles: a transfer function of
 // order 5 (which filters its runs for their end states) and the zero-phase
 // filters' reversed, padded passes.
+// The warm-up kernel is kept off: these are the scans' paths.
 func TestCUDAIIRLongRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("17 million samples on the CPU")
 	}
+	defer dsp.SetIIRWarm(dsp.SetIIRWarm(false))
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)
 	sos := randButter(t, r, 8)
@@ -507,5 +523,154 @@ func BenchmarkCUDAFFTFrame(b *testing.B) {
 			})
 		}
 		src.Close()
+	}
+}
+
+// The warm-up kernel (gi_iir_warm) against the scans and the CPU device on the
+// benchmark's filter (an order-8 Butterworth low-pass at 0.2 of Nyquist, 4
+// sections, a warm-up of 192 samples) and its transfer function: rows of 1 to
+// 1e6 samples (runs of one piece, partial pieces and vectors at a row's end, runs
+// whose warm-up reaches back to the row's start, rows of many warps), batches of
+// up to 64 rows, random zi and poisoned outputs and zf; rows of views 16 bytes
+// into the image (the kernel's) and 4 bytes in (the scans'). For sosfilt the
+// warm-up's outputs within 1e-5 of the RMS of the scans' (both in float32), both
+// within 1e-4 of the CPU's, zf within 1e-4; the transfer function within
+// gpuIIRCases' tolerances for its own float32 error; SOSFiltFilt and FiltFilt
+// (a padded pass, then a reversed one) the same way.
+func TestCUDAIIRWarmMatchesScans(t *testing.T) {
+	gpu := tu.CUDA(t)
+	r := tu.Rand(t)
+	sos, err := dsp.Butter(8, []float64{0.2}, dsp.Lowpass, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, err := dsp.IIRWarmup(sos); err != nil || w != 192 {
+		t.Fatalf("warm-up %d (%v), want 192", w, err)
+	}
+	// Its transfer function: the sections' numerators and denominators multiplied.
+	b, a := []float64{1}, []float64{1}
+	mul := func(p []float64, q []float64) []float64 {
+		out := make([]float64, len(p)+len(q)-1)
+		for i, x := range p {
+			for j, y := range q {
+				out[i+j] += x * y
+			}
+		}
+		return out
+	}
+	for _, c := range sos {
+		b, a = mul(b, c[:3]), mul(a, c[3:])
+	}
+	type filter struct {
+		name            string
+		same, tol, ztol float64 // warm-up against scans, against the CPU, zf against the CPU's
+		zc              func(rows int) (int, int)
+		run             func(src, dst, zi, zf *gpuimage.Image) error
+	}
+	// The transfer function of order 8 in float32 (its direct form) keeps only
+	// about 1e-4 of the RMS, by either kernel: the tolerances of gpuIIRCases.
+	e := tfF32Error(b, a)
+	tfTol := max(5e-4, 4*e)
+	filters := []filter{
+		{"sosfilt", 1e-5, 1e-4, 1e-4, func(rows int) (int, int) { return len(sos), 2 * rows }, func(src, dst, zi, zf *gpuimage.Image) error {
+			return dsp.SOSFiltState(src, dst, sos, zi, zf)
+		}},
+		{"lfilter", tfTol, tfTol, max(2e-3, 40*e), func(rows int) (int, int) { return rows, len(a) - 1 }, func(src, dst, zi, zf *gpuimage.Image) error {
+			return dsp.LFilterState(src, dst, b, a, zi, zf)
+		}},
+		// The zero-phase filters: a padded forward pass and a reversed one, each
+		// from the steady state of its first sample (no zi, zf).
+		{"sosfiltfilt", 1e-5, 1e-4, 0, nil, func(src, dst, _, _ *gpuimage.Image) error {
+			return dsp.SOSFiltFilt(src, dst, sos)
+		}},
+		{"filtfilt", tfTol, tfTol, 0, nil, func(src, dst, _, _ *gpuimage.Image) error {
+			return dsp.FiltFilt(src, dst, b, a)
+		}},
+	}
+	sizes := [][2]int{{1, 1}, {1, 7}, {3, 33}, {2, 191}, {1, 4097}, {5, 30001}, {64, 20003}, {1, 1000003}}
+	if !testing.Short() {
+		sizes = append(sizes, [2]int{64, 200000})
+	}
+	for _, f := range filters {
+		for _, sz := range sizes {
+			for _, off := range []int{0, 4, 1} { // the view's first column
+				rows, n := sz[0], sz[1]
+				if off > 0 && n > 100000 {
+					continue
+				}
+				name := fmt.Sprintf("%s %dx%d from column %d", f.name, rows, n, off)
+				cs, vals := signals(t, r, gpuimage.CPU(), rows, n)
+				full := make([][]float32, rows)
+				for y := range full {
+					full[y] = append(make([]float32, off), vals[y]...)
+				}
+				gfull := upload(t, gpu, full)
+				gs, err := gfull.Region(image.Rect(off, 0, off+n, rows))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var czi, gzi, czf *gpuimage.Image
+				zr, zc := 1, 1
+				if f.zc != nil {
+					zr, zc = f.zc(rows)
+					zv := randZi(r, zr*zc)
+					czi, gzi, czf = one(t, gpuimage.CPU(), zr, zc, zv), one(t, gpu, zr, zc, zv), &gpuimage.Image{}
+				}
+				want := &gpuimage.Image{}
+				if err := f.run(cs, want, czi, czf); err != nil {
+					// Too short for filtfilt's padding: the GPU refuses it too.
+					if gerr := f.run(gs, &gpuimage.Image{}, gzi, nil); gerr == nil {
+						t.Errorf("%s: CPU %v, GPU no error", name, err)
+					}
+					for _, im := range []*gpuimage.Image{cs, gfull, gs, want, czi, gzi, czf} {
+						if im != nil {
+							im.Close()
+						}
+					}
+					continue
+				}
+				var outs [2][]float64
+				var zfs [2][]float64
+				for i, warm := range []bool{true, false} {
+					prev := dsp.SetIIRWarm(warm)
+					got := tu.Poisoned(t, gpu, rows, n, gpuimage.CV32FC1)
+					var gzf *gpuimage.Image
+					if czf != nil {
+						gzf = tu.Poisoned(t, gpu, zr, zc, gpuimage.CV32FC1)
+					}
+					err := f.run(gs, got, gzi, gzf)
+					dsp.SetIIRWarm(prev)
+					if err != nil {
+						t.Fatalf("%s: GPU: %v", name, err)
+					}
+					outs[i] = f64(tu.Float32s(t, got))
+					got.Close()
+					if gzf != nil {
+						zfs[i] = f64(tu.Float32s(t, gzf))
+						gzf.Close()
+					}
+				}
+				w := f64(tu.Float32s(t, want))
+				if e := rmsDiff(outs[0], outs[1]); e > f.same {
+					t.Errorf("%s: the warm-up kernel off the scans by %.3g of the RMS", name, e)
+				}
+				for i, k := range []string{"warm-up", "scans"} {
+					if e := rmsDiff(outs[i], w); e > f.tol {
+						t.Errorf("%s: %s off the CPU by %.3g of the RMS", name, k, e)
+					}
+					if czf == nil {
+						continue
+					}
+					if d, ok := closeTo(zfs[i], f64(tu.Float32s(t, czf)), f.ztol); !ok {
+						t.Errorf("%s: %s: zf off the CPU's by %.3g", name, k, d)
+					}
+				}
+				for _, im := range []*gpuimage.Image{cs, gfull, gs, want, czi, gzi, czf} {
+					if im != nil {
+						im.Close()
+					}
+				}
+			}
+		}
 	}
 }

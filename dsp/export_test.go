@@ -8,6 +8,20 @@ func SetFFTSize(n int) { fftSizeOverride = n }
 // path for every FFT convolution), for tests.
 func SetFused(on bool) { fusedOff = !on }
 
+// SetIIRWarm lets the GPU's IIR filters take the warm-up kernel (the default) or
+// keeps them on the scans, for tests; it returns the setting before.
+func SetIIRWarm(on bool) bool { return !iirWarmOff.Swap(!on) }
+
+// IIRWarmup is the warm-up gi_iir_warm takes for sos's first cascade (up to four
+// sections), -1 for none.
+func IIRWarmup(sos SOS) (int, error) {
+	cs, err := sosCascades("test", sos)
+	if err != nil {
+		return 0, err
+	}
+	return cs[0].warmup(), nil
+}
+
 // ScanState is what the single-pass IIR kernel takes of sos's first cascade (up
 // to four sections): its state size, the state responses of iirScanG samples and
 // A^iirScanG; and Run, which filters x through it in float64 from state z with

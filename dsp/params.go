@@ -44,6 +44,14 @@ const (
 	iirScanBlocks = 5
 )
 
+// The warm-up IIR kernels' sizes: GI_IIR_WARM_* (TestParamsMatchKernels): pieces
+// of iirWarmR samples, iirWarmWarps warps a block, iirWarmBlocks blocks an SM.
+const (
+	iirWarmR      = 32
+	iirWarmWarps  = 4
+	iirWarmBlocks = 6
+)
+
 // iirPowersParams mirrors gi_iir_powers' parameters (kernels/dsp_params.h:
 // IIRPowersParams).
 type iirPowersParams struct {
@@ -83,6 +91,7 @@ type iirParams struct {
 	Ziv                                    [iirMaxS]float32
 	Coef                                   [iirCoef]float32
 	Tmats                                  [iirTLevels * iirMaxS * iirMaxS]float64
+	Warm, Run                              int32
 }
 
 // fftConvThreads is GI_FFTCONV_THREADS.

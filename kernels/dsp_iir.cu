@@ -57,6 +57,15 @@
 //     the tile goes back to global memory.
 // It shares IIRParams with the three kernels: agg holds the tiles' states, flags
 // their flags, and tmats the state responses and A^G.
+//
+// A filter whose state forgets where it started (dsp/warm.go's warmup: after
+// IIRParams.warm samples from a zero state, every state and output is within
+// 2^-26 of the largest input of the exact recursion's) runs the warm-up family
+// instead, gi_iir_warm, with no scan at all: each lane of a warp filters a run of
+// IIRParams.run samples, starting from a zero state warm samples before it (or
+// from the row's initial state where that reaches its start), and writes the
+// run's outputs. The samples are read once, the warm-ups' twice, the outputs
+// written once; no lane, warp or block waits for another.
 #include "common.cuh"
 #include "dsp_params.h"
 
@@ -788,6 +797,156 @@ __device__ void filter(const IIRParams& p) {
 
 }  // namespace one
 
+// The warm-up family (gi_iir_warm): see the top of the file. A warp's 32 lanes
+// filter consecutive runs of p.run samples of one row; lane l's run starts at
+// c0 + l*run, and the lane filters the p.warm samples before it first, from a zero
+// state (or from the row's initial state where those reach back to its start),
+// writing nothing. Piece k of every lane (kR samples, from run start - warm + k*kR)
+// is staged in one of two slots of the warp's shared memory, lane l's at
+// l*kStride, while the lanes filter piece k-1 from the other slot: the copies are
+// coalesced (a warp instruction copies 4 lanes' pieces whole), the lanes' reads
+// conflict-free (runs 36 floats apart, 16 bytes a lane). No barrier but the warp's:
+// the warps of a block share nothing.
+namespace warm {
+
+constexpr int kWarps = GI_IIR_WARM_WARPS;
+
+// stage starts the copies of piece q0 of a warp's lanes (lane l's R samples of
+// row x's virtual sequence from q0 + l*run, a lane's run starting at c0 + l*run)
+// into slot (lane l's at l*(R+4)). A warp instruction copies 32/(R/4) pieces
+// whole, 16 bytes a lane: one 16-byte copy where they lie inside the row and
+// aligned, four 4-byte ones where they lie inside it otherwise (filtfilt's
+// reversed passes and padded rows), the extension past its ends computed
+// (see vin), zeros past the sequence's end; nothing for lanes with no run (it
+// starts at or past len) or pieces before the sequence's start.
+template <int R>
+__device__ __forceinline__ void stage(const IIRParams& p, const float* x, int c0, int q0, float* slot, int lane) {
+  constexpr int V = R / 4, Per = 32 / V;  // vectors a piece, pieces an instruction
+  const int len = p.len, run = p.run;
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    const int l = Per * j + lane / V, e = 4 * (lane % V);
+    const int q = q0 + l * run + e;
+    if (q < 0 || c0 + l * run >= len) continue;
+    float* to = slot + l * (R + 4) + e;
+    const int f = p.rev ? len - 1 - q - p.pad : q - p.pad;  // sample q's index in x
+    if (q + 4 <= len && (p.rev ? f - 3 >= 0 && f < p.n : f >= 0 && f + 4 <= p.n)) {
+      if (!p.rev && (reinterpret_cast<uintptr_t>(x + f) & 15) == 0) {
+        copyAsync16(to, x + f);
+      } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) copyAsync4(to + i, x + (p.rev ? f - i : f + i), true);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) to[i] = q + i < len ? vin(p, x, q + i) : 0.f;
+    }
+  }
+}
+
+// store writes piece q0 of the lanes' runs (see stage) from slot to row d, where
+// the outputs land (see IIRParams), the copies coalesced as stage's: 16 bytes a
+// lane where they lie inside the output and aligned, else a sample at a time.
+template <int R>
+__device__ __forceinline__ void store(const IIRParams& p, float* d, int c0, int q0, const float* slot, int lane) {
+  constexpr int V = R / 4, Per = 32 / V;
+  const int len = p.len, run = p.run;
+#pragma unroll
+  for (int j = 0; j < V; ++j) {
+    const int l = Per * j + lane / V, e = 4 * (lane % V);
+    const int q = q0 + l * run + e;
+    if (q >= len || c0 + l * run >= len) continue;
+    const float4 v = *reinterpret_cast<const float4*>(slot + l * (R + 4) + e);
+    const int o = q - p.opad;
+    if (!p.rev && q + 4 <= len && o >= 0 && o + 4 <= p.outn && (reinterpret_cast<uintptr_t>(d + o) & 15) == 0) {
+      *reinterpret_cast<float4*>(d + o) = v;
+    } else {
+      const float u[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int oi = (p.rev ? len - 1 - (q + i) : q + i) - p.opad;
+        if (q + i < len && oi >= 0 && oi < p.outn) d[oi] = u[i];
+      }
+    }
+  }
+}
+
+// waitPieces waits until at most n of this thread's latest copy groups are in flight.
+template <int n>
+__device__ __forceinline__ void waitPieces() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory");
+#endif
+}
+
+// filter is a warp of gi_iir_warm: the p.nb warps of a row each take 32 runs.
+template <int K, int P, int Stages = 2, int Warps = kWarps, int R = GI_IIR_WARM_R>
+__device__ void filter(const IIRParams& p) {
+  constexpr int S = K * P, kStride = R + 4, kR = R;
+  static_assert(R % 4 == 0 && R <= 128 && 32 % (R / 4) == 0, "pieces of whole vectors, a warp instruction's at most");
+  __shared__ __align__(16) float buf[Warps][Stages][32 * kStride];
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const long long item = (long long)blockIdx.x * Warps + w;
+  if (item >= (long long)p.rows * p.nb) return;  // the whole warp: no block barrier follows
+  const int y = (int)(item / p.nb), len = p.len, run = p.run, warmup = p.warm;
+  const int c0 = (int)(item % p.nb) * 32 * run, i0 = c0 + lane * run;
+  const float* x = row<float>(p.src, p.sp, y);
+  float* d = row<float>(p.dst, p.dp, y);
+  Cascade<K, P> c;
+  if (i0 <= warmup) {  // the warm-up reaches the row's start: its true state
+    double u[S];
+    initial<S>(p, y, x, u, c0 == 0 && lane == 0);
+#pragma unroll
+    for (int s = 0; s < S; ++s) c.z[s] = (float)u[s];
+  } else {
+    c.zero();
+  }
+  const int kw = warmup / kR;                                                  // pieces of warm-up
+  const int nk = min((warmup + run) / kR, (len - c0 + warmup + kR - 1) / kR);  // pieces until lane 0's last
+#pragma unroll
+  for (int k = 0; k < Stages - 1; ++k) {
+    if (k < nk) stage<R>(p, x, c0, c0 - warmup + k * kR, buf[w][k], lane);
+    copyCommit();
+  }
+  for (int k = 0; k < nk; ++k) {
+    const int q0 = c0 - warmup + k * kR, slot = k % Stages;
+    __syncwarp();  // the slot refilled next was stored from (piece k-1)
+    if (k + Stages - 1 < nk) stage<R>(p, x, c0, q0 + (Stages - 1) * kR, buf[w][(k + Stages - 1) % Stages], lane);
+    copyCommit();
+    waitPieces<Stages - 1>();  // piece k's copies
+    __syncwarp();
+    float* mine = buf[w][slot] + lane * kStride;
+    const int q = q0 + lane * run;
+    if (q >= 0 && i0 < len) {
+      const bool out = k >= kw;
+      const int count = min(kR, len - q);
+      if (count == kR) {
+#pragma unroll
+        for (int i = 0; i < kR; i += 4) {
+          float4 v = *reinterpret_cast<const float4*>(mine + i);
+          v.x = c.step(p.coef, v.x);
+          v.y = c.step(p.coef, v.y);
+          v.z = c.step(p.coef, v.z);
+          v.w = c.step(p.coef, v.w);
+          if (out) *reinterpret_cast<float4*>(mine + i) = v;
+        }
+      } else {
+        for (int i = 0; i < count; ++i) {
+          const float v = c.step(p.coef, mine[i]);
+          if (out) mine[i] = v;
+        }
+      }
+      if (p.zf && q + count == len) putZf<S>(p, y, c.z);
+    }
+    if (k >= kw) {
+      __syncwarp();
+      store<R>(p, d, c0, q0, buf[w][slot], lane);
+    }
+  }
+}
+
+}  // namespace warm
+
 }  // namespace dsp
 
 // gi_iir_powers writes the powers of the s x s matrix a that the scans use
@@ -894,3 +1053,17 @@ GI_IIR_SCAN(4, 2)
 GI_IIR_SCAN(1, 1)
 GI_IIR_SCAN(1, 4)
 GI_IIR_SCAN(1, 8)
+
+// The warm-up family: six blocks an SM (their shared memory's limit).
+#define GI_IIR_WARM(K, P)                                                                                      \
+  extern "C" __global__ void __launch_bounds__(32 * GI_IIR_WARM_WARPS, GI_IIR_WARM_BLOCKS) gi_iir_warm_k##K##p##P( \
+      __grid_constant__ const IIRParams p) {                                                                  \
+    dsp::warm::filter<K, P>(p);                                                                               \
+  }
+
+GI_IIR_WARM(1, 2)
+GI_IIR_WARM(2, 2)
+GI_IIR_WARM(4, 2)
+GI_IIR_WARM(1, 1)
+GI_IIR_WARM(1, 4)
+GI_IIR_WARM(1, 8)

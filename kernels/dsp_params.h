@@ -53,6 +53,14 @@ struct Conv1DParams {
 #define GI_IIR_SCAN_LEVELS 6  // log2(GI_IIR_SCAN_THREADS)
 #define GI_IIR_SCAN_BLOCKS 5  // gi_iir_scan's blocks an SM (its launch bounds; the grid's share an SM)
 
+// The warm-up family (gi_iir_warm, for filters whose state forgets its start): a
+// warp filters 32 lanes' runs of IIRParams.run consecutive samples, each lane from
+// a zero state IIRParams.warm samples before its run, GI_IIR_WARM_R samples at a
+// time staged in shared memory; GI_IIR_WARM_WARPS independent warps a block.
+#define GI_IIR_WARM_R 32
+#define GI_IIR_WARM_WARPS 4
+#define GI_IIR_WARM_BLOCKS 6  // gi_iir_warm's blocks an SM (its launch bounds; shared memory allows no more)
+
 // IIRParams: gi_iir_{local,carry,final}_kKpP over rows rows. The kernels filter a
 // virtual sequence v of len samples made from src's n: v[i] = x[j], j = (rev ?
 // len-1-i : i) - pad, oddly extended past both ends (2x[0]-x[-j], 2x[n-1]-x[2n-2-j]:
@@ -94,6 +102,7 @@ struct IIRParams {
   float ziv[GI_IIR_MAXS];
   float coef[GI_IIR_COEF];
   double tmats[GI_IIR_TLEVELS * GI_IIR_MAXS * GI_IIR_MAXS];
+  int warm, run;  // gi_iir_warm: its warm-up and runs (multiples of GI_IIR_WARM_R); nb its runs' warps a row
 };
 
 // FFT convolution by overlap-save (dsp_fftconv.cu), for long filters: each row's

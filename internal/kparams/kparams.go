@@ -31,7 +31,7 @@ import (
 // Go's build cache hashes this package's files but not headers outside it, so a
 // changed header would leave a stale cgo build behind; this constant, kept equal to
 // the headers' sum by TestHeadersSum, makes any header change recompile it.
-const HeadersSum = "976d18ce6f789ddcc67cb93fc081cc4822094448d0bef90db8d071fc9996c0f1"
+const HeadersSum = "d837d8c895af59c916a949b9c7dd1f3bbd2fd6f5283eb2873a99935db2a118b6"
 
 // Field is one field of a C struct: its name, byte offset and size.
 type Field struct {
@@ -153,6 +153,9 @@ const (
 	IIRScanWindow  = C.GI_IIR_SCAN_WINDOW
 	IIRScanLevels  = C.GI_IIR_SCAN_LEVELS
 	IIRScanBlocks  = C.GI_IIR_SCAN_BLOCKS
+	IIRWarmR       = C.GI_IIR_WARM_R
+	IIRWarmWarps   = C.GI_IIR_WARM_WARPS
+	IIRWarmBlocks  = C.GI_IIR_WARM_BLOCKS
 	UpolsThreads   = C.GI_UPOLS_THREADS
 	UpolsBands     = C.GI_UPOLS_BANDS
 	FftfBands      = C.GI_FFTF_BANDS

@@ -1,0 +1,208 @@
+package dsp
+
+import (
+	"math"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// The warm-up method (gi_iir_warm): a stable filter forgets the state it starts
+// in, so a run of samples filtered from a zero state some samples before its start
+// ends up in its true state, near enough. Each of the kernel's lanes filters its
+// run that way, with no scan between the runs: the samples are read once (and the
+// warm-ups' again), the outputs written once, and nothing waits for another run.
+// How many samples are enough is the filter's: warmup finds, from the powers of its
+// state matrix, the fewest after which the state, and so every output, is within
+// iirWarmEps of the largest input of its true value; filters that need more than
+// iirWarmMax (poles near the unit circle) run the scans instead. An order-8
+// Butterworth low-pass at 0.2 of Nyquist needs 256 samples.
+const (
+	// iirWarmEps is how far, relative to the inputs' largest magnitude, the
+	// warm-up's states and outputs may be from the exact recursion's: 2^-26, a
+	// quarter of float32's rounding of that magnitude.
+	iirWarmEps = 1.0 / (1 << 26)
+	// iirWarmMax is the longest warm-up the method takes.
+	iirWarmMax = 4096
+	// iirWarmHorizon is how many samples past the last one still over iirWarmEps
+	// warmup checks (every later one is taken to have decayed as those did).
+	iirWarmHorizon = 2048
+	// iirWarmRatio: a lane's run is at least this many times its warm-up (the
+	// warm-ups' samples are read twice from memory), unless that would leave fewer
+	// than iirWarmMinWarps warps an SM. On an H100 (sosfilt of the order-8
+	// Butterworth, warm-up 192, 64 x 1e6 samples): 227.0 us at 4, 220-225 at 8,
+	// 218.6 at 16 (capped by the warps: runs of 1,984); 24 x 1e6 86.8, 89.0, 87.2.
+	iirWarmRatio    = 16
+	iirWarmMinWarps = 8
+)
+
+// iirWarmOff keeps the GPU on the scans (GPUIMG_IIR_WARM=off, or SetIIRWarm in
+// tests), for comparisons.
+var iirWarmOff atomic.Bool
+
+func init() { iirWarmOff.Store(os.Getenv("GPUIMG_IIR_WARM") == "off") }
+
+// warmCache holds warmup's answers by filter (the float32 coefficients' shape and
+// values), up to warmCacheMax of them; it starts over when full.
+var (
+	warmMu    sync.Mutex
+	warmCache = map[string]int{}
+)
+
+const warmCacheMax = 256
+
+// warmup is the warm-up in samples (a multiple of iirWarmR) that gi_iir_warm
+// needs for c, or -1 where it needs more than iirWarmMax: with inputs of magnitude
+// at most 1, the state reached from zero after that many samples, and every
+// state and output after it, is within iirWarmEps of the exact recursion's (from
+// the state the inputs before it left; a given initial state zi adds its own
+// effect, decayed as much).
+func (c *cascade) warmup() int {
+	key := string(f64Bytes(c.coef)) + string(rune(c.k)) + string(rune(c.p))
+	warmMu.Lock()
+	w, ok := warmCache[key]
+	warmMu.Unlock()
+	if ok {
+		return w
+	}
+	w = c.findWarmup()
+	warmMu.Lock()
+	if len(warmCache) >= warmCacheMax {
+		clear(warmCache)
+	}
+	warmCache[key] = w
+	warmMu.Unlock()
+	return w
+}
+
+// findWarmup computes warmup's answer. With A the state's one-sample map (c.a,
+// from the float32 coefficients), b the state one input of 1 makes from zero and
+// o the output's weights of the state, the state inputs of magnitude at most 1
+// can reach is bounded elementwise by G = sum over k of |A^k b|; a run started
+// from zero n samples late has its state off by A^n times the true state at its
+// start, so by at most |A^n| G elementwise, and its output by |o A^n| G. The
+// warm-up is the first n (rounded up to iirWarmR) after which both stay within
+// iirWarmEps for iirWarmHorizon samples.
+func (c *cascade) findWarmup() int {
+	s := c.k * c.p
+	f32 := *c
+	f32.coef = make([]float64, len(c.coef))
+	for i, v := range c.coef {
+		f32.coef[i] = float64(float32(v))
+	}
+	a := c.a
+	b := make([]float64, s)
+	f32.step(b, 1)
+	o := make([]float64, s)
+	z := make([]float64, s)
+	for j := range o {
+		clear(z)
+		z[j] = 1
+		o[j] = f32.step(z, 0)
+	}
+	// G, until its terms are negligible.
+	g := make([]float64, s)
+	v := append([]float64(nil), b...)
+	nv := make([]float64, s)
+	converged := false
+	for k := 0; k < 1<<16; k++ {
+		big, top := 0.0, 0.0
+		for i, x := range v {
+			g[i] += math.Abs(x)
+			big = math.Max(big, math.Abs(x))
+			top = math.Max(top, g[i])
+		}
+		if big <= 1e-12*top || top == 0 {
+			converged = true
+			break
+		}
+		for i := range nv {
+			var t float64
+			for j := 0; j < s; j++ {
+				t += a[i*s+j] * v[j]
+			}
+			nv[i] = t
+		}
+		v, nv = nv, v
+	}
+	if !converged {
+		return -1
+	}
+	// |A^n| G and |o A^n| G for n = 1, 2, ...: m is A^n.
+	m := make([]float64, s*s)
+	for i := 0; i < s; i++ {
+		m[i*s+i] = 1
+	}
+	nm := make([]float64, s*s)
+	last := 0 // the last n over the bound
+	for n := 1; n <= last+iirWarmHorizon; n++ {
+		if n > iirWarmMax+iirWarmHorizon {
+			return -1
+		}
+		for i := 0; i < s; i++ {
+			for j := 0; j < s; j++ {
+				var t float64
+				for k := 0; k < s; k++ {
+					t += a[i*s+k] * m[k*s+j]
+				}
+				nm[i*s+j] = t
+			}
+		}
+		m, nm = nm, m
+		worst := 0.0
+		for i := 0; i < s; i++ {
+			var e float64
+			for j := 0; j < s; j++ {
+				e += math.Abs(m[i*s+j]) * g[j]
+			}
+			worst = math.Max(worst, e)
+		}
+		var out float64
+		for j := 0; j < s; j++ {
+			var t float64
+			for i := 0; i < s; i++ {
+				t += o[i] * m[i*s+j]
+			}
+			out += math.Abs(t) * g[j]
+		}
+		if math.Max(worst, out) > iirWarmEps {
+			last = n
+		}
+	}
+	if last > iirWarmMax {
+		return -1
+	}
+	return (last + iirWarmR - 1) / iirWarmR * iirWarmR
+}
+
+// iirWarmShape is gi_iir_warm's launch for st on a GPU of sms multiprocessors:
+// the warm-up, each lane's run and the warps a row; ok false where the step is not
+// the kernel's (a pass in place: a run's warm-up would read samples another warp
+// may have written, or a filter whose warm-up is too long). Each lane's run is at
+// least iirWarmRatio times the warm-up and a third of it, and no longer than one
+// wave of the GPU's resident warps needs, unless the ratio needs it, but never so
+// long that fewer than iirWarmMinWarps warps an SM are left.
+func iirWarmShape(st *iirStep, sms int) (warm, run, nb int, ok bool) {
+	if iirWarmOff.Load() || st.length == 0 || core.Overlaps(st.in, st.out) {
+		return 0, 0, 0, false
+	}
+	warm = st.c.warmup()
+	if warm < 0 {
+		return 0, 0, 0, false
+	}
+	rows, n := st.in.Rows, st.length
+	const R = iirWarmR
+	runFor := func(warps int) int { // the run that gives a row about warps/rows warps
+		perRow := max(1, warps/rows)
+		r := (n + 32*perRow - 1) / (32 * perRow)
+		return (r + R - 1) / R * R
+	}
+	fill := runFor(sms * iirWarmBlocks * iirWarmWarps)
+	least := runFor(sms * iirWarmMinWarps)
+	run = max(fill, min(iirWarmRatio*warm, least))
+	run = max(run, (warm/3+R-1)/R*R, R)
+	nb = (n + 32*run - 1) / (32 * run)
+	return warm, run, nb, true
+}

@@ -1,0 +1,133 @@
+package dsp
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+)
+
+// The warm-up's bound holds: for Butterworth low-passes from wide to narrow,
+// filtering (in float64, with the float32 coefficients) from a zero state warmup
+// samples before a run's start gives every output of the run, and the state at
+// its end, within iirWarmEps of the largest input of the exact recursion's; and
+// a filter whose poles lie too near the unit circle gets none.
+func TestIIRWarmupBound(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, c := range []struct {
+		wn   float64
+		want int // -1: no warm-up within iirWarmMax; 0: any
+	}{{0.9, 0}, {0.5, 0}, {0.2, 192}, {0.05, 0}, {0.01, 0}, {0.002, -1}} {
+		sos, err := Butter(8, []float64{c.wn}, Lowpass, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := sosCascades("test", sos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cas := *cs[0]
+		w := cas.warmup()
+		if c.want != 0 && w != c.want {
+			t.Errorf("wn %g: warm-up %d, want %d", c.wn, w, c.want)
+		}
+		if w == -1 {
+			continue
+		}
+		if w%iirWarmR != 0 {
+			t.Errorf("wn %g: warm-up %d: want a multiple of %d", c.wn, w, iirWarmR)
+		}
+		t.Logf("wn %g: warm-up %d", c.wn, w)
+		cas.coef = make([]float64, len(cs[0].coef))
+		for i, v := range cs[0].coef {
+			cas.coef[i] = float64(float32(v))
+		}
+		s := cas.k * cas.p
+		// The exact recursion over a prefix of pre samples and the run after it;
+		// the warm-up from zero at pre - w.
+		const pre, n = 5000, 6000
+		x := make([]float64, pre+n)
+		for i := range x {
+			x[i] = 2*r.Float64() - 1
+		}
+		x[pre/2] = 1 // the largest input, so that the bound is iirWarmEps itself
+		exact, y := make([]float64, s), make([]float64, len(x))
+		for i, v := range x {
+			y[i] = cas.step(exact, v)
+		}
+		z := make([]float64, s)
+		worst := 0.0
+		for i := pre - w; i < len(x); i++ {
+			v := cas.step(z, x[i])
+			if i >= pre {
+				worst = math.Max(worst, math.Abs(v-y[i]))
+			}
+		}
+		for i := range z { // the state at the end
+			worst = math.Max(worst, math.Abs(z[i]-exact[i]))
+		}
+		if worst > iirWarmEps {
+			t.Errorf("wn %g: warm-up %d: off the exact recursion by %.3g, over %.3g", c.wn, w, worst, iirWarmEps)
+		}
+	}
+}
+
+// iirWarmShape's runs: long enough for their warm-up to cost at most a
+// sixteenth more reads where the GPU has warps to spare, shorter where that would leave
+// too few warps, never shorter than a third of the warm-up; padded, reversed
+// and unaligned passes taken, passes in place not.
+func TestIIRWarmShape(t *testing.T) {
+	sos, err := Butter(8, []float64{0.2}, Lowpass, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sosCascades("test", sos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsos, err := Butter(8, []float64{0.002}, Lowpass, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ncs, err := sosCascades("test", nsos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrow := ncs[0]
+	img := func(rows, cols int) *core.State {
+		s := &core.State{}
+		s.Rows, s.Cols, s.Pitch, s.Depth, s.Chans = rows, cols, (cols*4+255)/256*256, core.Depth32F, 1
+		s.Buf = &core.Buffer{Ptr: 1 << 20, Size: rows * s.Pitch}
+		return s
+	}
+	for _, c := range []struct {
+		rows, n            int
+		warm, run, nb, sms int
+		ok                 bool
+		mutate             func(st *iirStep)
+		name               string
+	}{
+		{64, 1000000, 192, 1984, 16, 132, true, nil, "64 x 1e6: 8 warps an SM"},
+		{1, 10000000, 192, 320, 977, 132, true, nil, "1 x 1e7: 8 warps an SM"},
+		{1, 1000, 192, 64, 1, 132, true, nil, "short: runs of a third of the warm-up"},
+		{5000, 4096, 192, 128, 1, 132, true, nil, "many rows: one warp a row"},
+		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.pad = 10 }, "padded"},
+		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.rev = true }, "reversed"},
+		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.ziMode = 2 }, "filtfilt's state"},
+		{4, 100000, 0, 0, 0, 132, false, func(st *iirStep) { st.out = st.in }, "in place"},
+		{4, 100000, 0, 0, 0, 132, false, func(st *iirStep) { st.c = narrow }, "a warm-up too long"},
+		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.in.Pitch += 4 }, "rows 4 bytes off"},
+	} {
+		in, out := img(c.rows, c.n), img(c.rows, c.n)
+		out.Buf = &core.Buffer{Ptr: 1 << 40, Size: in.Buf.Size}
+		st := &iirStep{c: cs[0], in: in, out: out, length: c.n, outn: c.n}
+		if c.mutate != nil {
+			c.mutate(st)
+		}
+		warm, run, nb, ok := iirWarmShape(st, c.sms)
+		if ok != c.ok || ok && (warm != c.warm || run != c.run || nb != c.nb) {
+			t.Errorf("%s: warm %d run %d warps a row %d ok %v, want %d %d %d %v", c.name, warm, run, nb, ok, c.warm, c.run, c.nb, c.ok)
+		}
+	}
+}
