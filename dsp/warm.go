@@ -3,10 +3,10 @@ package dsp
 import (
 	"math"
 	"os"
-	"sync"
 	"sync/atomic"
 
 	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/memo"
 )
 
 // The warm-up method (gi_iir_warm): a stable filter forgets the state it starts
@@ -18,7 +18,7 @@ import (
 // state matrix, the fewest after which the state, and so every output, is within
 // iirWarmEps of the largest input of its true value; filters that need more than
 // iirWarmMax (poles near the unit circle) run the scans instead. An order-8
-// Butterworth low-pass at 0.2 of Nyquist needs 256 samples.
+// Butterworth low-pass at 0.2 of Nyquist needs 192 samples.
 const (
 	// iirWarmEps is how far, relative to the inputs' largest magnitude, the
 	// warm-up's states and outputs may be from the exact recursion's: 2^-26, a
@@ -44,14 +44,9 @@ var iirWarmOff atomic.Bool
 
 func init() { iirWarmOff.Store(os.Getenv("GPUIMG_IIR_WARM") == "off") }
 
-// warmCache holds warmup's answers by filter (the float32 coefficients' shape and
-// values), up to warmCacheMax of them; it starts over when full.
-var (
-	warmMu    sync.Mutex
-	warmCache = map[string]int{}
-)
-
-const warmCacheMax = 256
+// warmups holds warmup's answers by filter (the float32 coefficients' shape and
+// values).
+var warmups = memo.Cache[string, int]{Max: 256}
 
 // warmup is the warm-up in samples (a multiple of iirWarmR) that gi_iir_warm
 // needs for c, or -1 where it needs more than iirWarmMax: with inputs of magnitude
@@ -61,19 +56,7 @@ const warmCacheMax = 256
 // effect, decayed as much).
 func (c *cascade) warmup() int {
 	key := string(f64Bytes(c.coef)) + string(rune(c.k)) + string(rune(c.p))
-	warmMu.Lock()
-	w, ok := warmCache[key]
-	warmMu.Unlock()
-	if ok {
-		return w
-	}
-	w = c.findWarmup()
-	warmMu.Lock()
-	if len(warmCache) >= warmCacheMax {
-		clear(warmCache)
-	}
-	warmCache[key] = w
-	warmMu.Unlock()
+	w, _ := warmups.Get(key, func() (int, error) { return c.findWarmup(), nil })
 	return w
 }
 

@@ -3,11 +3,11 @@ package resample
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/gpuimg/gpuimg/dsp"
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/memo"
 )
 
 // PolyOptions are Poly's choices beyond up and down; nil means SciPy's defaults.
@@ -111,33 +111,20 @@ func polyPlan(up, down int, o *PolyOptions) (*plan, int, error) {
 		pl, err := newPlan(h, up, down)
 		return pl, len(h), err
 	}
-	key := designKey{up, down, o.Window}
-	designMu.Lock()
-	d, ok := designs[key]
-	designMu.Unlock()
-	if ok {
-		return d.pl, d.m, nil
-	}
-	h, err := designPoly(up, down, o.Window)
-	if err != nil {
-		return nil, 0, err
-	}
-	pl, err := newPlan(h, up, down)
-	if err != nil {
-		return nil, 0, err
-	}
-	designMu.Lock()
-	if len(designs) >= maxDesigns {
-		clear(designs)
-	}
-	designs[key] = design{pl, len(h)}
-	designMu.Unlock()
-	return pl, len(h), nil
+	d, err := designs.Get(designKey{up, down, o.Window}, func() (design, error) {
+		h, err := designPoly(up, down, o.Window)
+		if err != nil {
+			return design{}, err
+		}
+		pl, err := newPlan(h, up, down)
+		return design{pl, len(h)}, err
+	})
+	return d.pl, d.m, err
 }
 
 // The designed filters' plans, by up, down and window: designing one (firwin of
 // 20*max(up, down)+1 taps) takes longer than resampling a second of audio on the
-// GPU. At most maxDesigns are kept.
+// GPU. At most 64 are kept.
 type designKey struct {
 	up, down int
 	w        dsp.Window
@@ -148,12 +135,7 @@ type design struct {
 	m  int
 }
 
-const maxDesigns = 64
-
-var (
-	designMu sync.Mutex
-	designs  = map[designKey]design{}
-)
+var designs = memo.Cache[designKey, design]{Max: 64}
 
 // polyAlign is resample_poly's alignment of m taps: the filter is zero-padded in
 // front by pre samples so that output 0 falls on its middle tap, (m-1)/2, and

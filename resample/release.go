@@ -8,8 +8,6 @@ import "github.com/gpuimg/gpuimg/internal/devcache"
 // host; later calls make them again. Memory is freed once the work queued on it is
 // done.
 func ReleaseCache() error {
-	plansMu.Lock()
-	clear(plans)
-	plansMu.Unlock()
+	plans.Reset()
 	return devcache.Release()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuimg/gpuimg/gpuimage"
 	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/memo"
 )
 
 // Interpolation is a resizing method, OpenCV's cv::InterpolationFlags.
@@ -516,7 +517,7 @@ func exactAxis(n, dn int, inv float64, depth core.Depth) axis {
 // The plans of recent resizes, by what determines them: building one (OpenCV's or
 // Pillow's weights, sines for Lanczos, for every output row and column) takes
 // longer than the GPU takes to resize a 4K image, and a batch or a video resizes
-// frame after frame alike. At most maxPlans are kept.
+// frame after frame alike. At most 64 are kept.
 type planKey struct {
 	op                 string
 	sw, sh, dw, dh, cn int
@@ -525,27 +526,10 @@ type planKey struct {
 	mode               int
 }
 
-const maxPlans = 64
-
-var (
-	plansMu sync.Mutex
-	plans   = map[planKey]*resizePlan{}
-)
+var plans = memo.Cache[planKey, *resizePlan]{Max: 64}
 
 // cachedPlan returns the plan for key, made by build the first time.
 func cachedPlan(key planKey, build func() *resizePlan) *resizePlan {
-	plansMu.Lock()
-	pl, ok := plans[key]
-	plansMu.Unlock()
-	if ok {
-		return pl
-	}
-	pl = build()
-	plansMu.Lock()
-	if len(plans) >= maxPlans {
-		clear(plans)
-	}
-	plans[key] = pl
-	plansMu.Unlock()
+	pl, _ := plans.Get(key, func() (*resizePlan, error) { return build(), nil })
 	return pl
 }
