@@ -532,13 +532,12 @@ func BenchmarkCUDAFFTFrame(b *testing.B) {
 // 1e6 samples (runs of one piece, partial pieces and vectors at a row's end, runs
 // whose warm-up reaches back to the row's start, rows of many warps), batches of
 // up to 64 rows, random zi and poisoned outputs and zf; rows of views 16 bytes
-// into the image (the kernel's) and 4 bytes in (the scans'). For sosfilt the
+// into the image (16-byte copies) and 4 bytes in (4-byte ones). For sosfilt the
 // warm-up's outputs within 1e-5 of the RMS of the scans' (both in float32), both
 // within 1e-4 of the CPU's, zf within 1e-4; the transfer function within
 // gpuIIRCases' tolerances for its own float32 error; SOSFiltFilt and FiltFilt
-// (a padded pass, then a reversed one) the same way. (For now iirWarmShape keeps
-// the filtfilt passes and unaligned rows on the scans: those cases compare the
-// scans with themselves until its gate goes.)
+// (a padded pass, then a reversed one) the same way: TestIIRWarmTaken checks,
+// on the recorder, that every one of these passes takes the warm-up kernel.
 func TestCUDAIIRWarmMatchesScans(t *testing.T) {
 	gpu := tu.CUDA(t)
 	r := tu.Rand(t)

@@ -163,28 +163,13 @@ func (c *cascade) findWarmup() int {
 // iirWarmShape is gi_iir_warm's launch for st on a GPU of sms multiprocessors:
 // the warm-up, each lane's run and the warps a row; ok false where the step is not
 // the kernel's (a pass in place: a run's warm-up would read samples another warp
-// may have written; a filter whose warm-up is too long; and, for now, the passes
-// below). Each lane's run is at
+// may have written; a filter whose warm-up is too long). Each lane's run is at
 // least iirWarmRatio times the warm-up and a third of it, and no longer than one
 // wave of the GPU's resident warps needs, unless the ratio needs it, but never so
 // long that fewer than iirWarmMinWarps warps an SM are left.
 func iirWarmShape(st *iirStep, sms int) (warm, run, nb int, ok bool) {
 	if iirWarmOff.Load() || st.length == 0 || core.Overlaps(st.in, st.out) {
 		return 0, 0, 0, false
-	}
-	// Only forward, unpadded passes over 16-byte aligned rows (LFilter, SOSFilt,
-	// the streaming filters) for now: those are the kernel's paths that ran on a
-	// GPU (H200 and H100, TestCUDAIIRWarmMatchesScans). Its paths for the others
-	// (FiltFilt's padded and reversed passes and initial state, rows at any
-	// alignment) are written, and that test covers them once this gate goes, but
-	// no GPU was lent to run them before it was committed.
-	if st.pad != 0 || st.rev || st.opad != 0 || st.ziMode == 2 || st.x0in != nil || st.x0out != nil || st.outn != st.length {
-		return 0, 0, 0, false
-	}
-	for _, s := range []*core.State{st.in, st.out} {
-		if s.Ptr()%16 != 0 || s.Pitch%16 != 0 {
-			return 0, 0, 0, false
-		}
 	}
 	warm = st.c.warmup()
 	if warm < 0 {

@@ -76,7 +76,7 @@ func TestIIRWarmupBound(t *testing.T) {
 // iirWarmShape's runs: long enough for their warm-up to cost at most a
 // sixteenth more reads where the GPU has warps to spare, shorter where that would leave
 // too few warps, never shorter than a third of the warm-up; passes in place
-// not taken, nor (for now, see iirWarmShape) padded, reversed or unaligned ones.
+// not taken; padded, reversed and unaligned ones (FiltFilt's, views) are.
 func TestIIRWarmShape(t *testing.T) {
 	sos, err := Butter(8, []float64{0.2}, Lowpass, 0)
 	if err != nil {
@@ -112,12 +112,12 @@ func TestIIRWarmShape(t *testing.T) {
 		{1, 10000000, 192, 320, 977, 132, true, nil, "1 x 1e7: 8 warps an SM"},
 		{1, 1000, 192, 64, 1, 132, true, nil, "short: runs of a third of the warm-up"},
 		{5000, 4096, 192, 128, 1, 132, true, nil, "many rows: one warp a row"},
-		{4, 100000, 0, 0, 0, 132, false, func(st *iirStep) { st.pad = 10 }, "padded"},
-		{4, 100000, 0, 0, 0, 132, false, func(st *iirStep) { st.rev = true }, "reversed"},
-		{4, 100000, 0, 0, 0, 132, false, func(st *iirStep) { st.ziMode = 2 }, "filtfilt's state"},
+		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.pad = 10 }, "padded"},
+		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.rev = true }, "reversed"},
+		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.ziMode = 2 }, "filtfilt's state"},
 		{4, 100000, 0, 0, 0, 132, false, func(st *iirStep) { st.out = st.in }, "in place"},
 		{4, 100000, 0, 0, 0, 132, false, func(st *iirStep) { st.c = narrow }, "a warm-up too long"},
-		{4, 100000, 0, 0, 0, 132, false, func(st *iirStep) { st.in.Pitch += 4 }, "rows 4 bytes off"},
+		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.in.Pitch += 4 }, "rows 4 bytes off"},
 	} {
 		in, out := img(c.rows, c.n), img(c.rows, c.n)
 		out.Buf = &core.Buffer{Ptr: 1 << 40, Size: in.Buf.Size}
