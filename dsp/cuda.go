@@ -130,8 +130,11 @@ func iirBaseParams(st *iirStep) iirParams {
 // 77, 1 x 1e6 54 / 27, 1 x 1e7 487 / 121. Since then 8 x 1e6 takes 75 by the single
 // pass (the crossover was not measured again).
 func iirOnePass(dev core.Backend, rows int) bool {
-	return rows*iirScanWindow*3 >= iirScanBlocks*core.MultiProcessors(dev)
+	return iirOnePassOn(rows, core.MultiProcessors(dev))
 }
+
+// iirOnePassOn is iirOnePass on a GPU of sms multiprocessors.
+func iirOnePassOn(rows, sms int) bool { return rows*iirScanWindow*3 >= iirScanBlocks*sms }
 
 // iirScanCUDA runs gi_iir_scan, one pass over the samples: the blocks take the
 // rows' tiles in turn, until none is left, and find each tile's starting state in

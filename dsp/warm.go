@@ -163,7 +163,8 @@ func (c *cascade) findWarmup() int {
 // iirWarmShape is gi_iir_warm's launch for st on a GPU of sms multiprocessors:
 // the warm-up, each lane's run and the warps a row; ok false where the step is not
 // the kernel's (a pass in place: a run's warm-up would read samples another warp
-// may have written; a filter whose warm-up is too long). Each lane's run is at
+// may have written; a filter whose warm-up is too long; a forward pass over many
+// short rows, below). Each lane's run is at
 // least iirWarmRatio times the warm-up and a third of it, and no longer than one
 // wave of the GPU's resident warps needs, unless the ratio needs it, but never so
 // long that fewer than iirWarmMinWarps warps an SM are left.
@@ -187,5 +188,15 @@ func iirWarmShape(st *iirStep, sms int) (warm, run, nb int, ok bool) {
 	run = max(fill, min(iirWarmRatio*warm, least))
 	run = max(run, (warm/3+R-1)/R*R, R)
 	nb = (n + 32*run - 1) / (32 * run)
+	// Many short rows, too few to fill the GPU with warps: each lane's chain of
+	// samples is mostly warm-up (its run shorter than that), and the single-pass
+	// scan, which reads each sample once, is faster for a forward pass. On an H100
+	// (µs, the bench's filter, scans / warm-up): SOSFilt 64 x 16384 16.0 / 19.1,
+	// LFilter 16.0 / 22.9. One row of 1e6 samples (28.1 / 19.1: the scans take
+	// three kernels there) and FiltFilt's padded and reversed passes (SOSFiltFilt
+	// 64 x 16384 66.4 / 44.1) keep the warm-up.
+	if run < warm && rows*nb < sms*iirWarmMinWarps && !st.rev && st.pad == 0 && iirOnePassOn(rows, sms) {
+		return 0, 0, 0, false
+	}
 	return warm, run, nb, true
 }

@@ -76,7 +76,8 @@ func TestIIRWarmupBound(t *testing.T) {
 // iirWarmShape's runs: long enough for their warm-up to cost at most a
 // sixteenth more reads where the GPU has warps to spare, shorter where that would leave
 // too few warps, never shorter than a third of the warm-up; passes in place
-// not taken; padded, reversed and unaligned ones (FiltFilt's, views) are.
+// not taken; padded, reversed and unaligned ones (FiltFilt's, views) are; forward
+// passes over many short rows go to the single-pass scan.
 func TestIIRWarmShape(t *testing.T) {
 	sos, err := Butter(8, []float64{0.2}, Lowpass, 0)
 	if err != nil {
@@ -112,6 +113,11 @@ func TestIIRWarmShape(t *testing.T) {
 		{1, 10000000, 192, 320, 977, 132, true, nil, "1 x 1e7: 8 warps an SM"},
 		{1, 1000, 192, 64, 1, 132, true, nil, "short: runs of a third of the warm-up"},
 		{5000, 4096, 192, 128, 1, 132, true, nil, "many rows: one warp a row"},
+		{64, 16384, 0, 0, 0, 132, false, nil, "64 short rows: the single-pass scan"},
+		{64, 16384, 192, 64, 8, 132, true, func(st *iirStep) { st.rev = true }, "64 short rows reversed"},
+		{64, 16384, 192, 64, 8, 132, true, func(st *iirStep) { st.pad = 10 }, "64 short rows padded"},
+		{1, 16384, 192, 64, 8, 132, true, nil, "one short row: no single pass"},
+		{6, 16384, 192, 64, 8, 132, true, nil, "six short rows: no single pass"},
 		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.pad = 10 }, "padded"},
 		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.rev = true }, "reversed"},
 		{4, 100000, 192, 64, 49, 132, true, func(st *iirStep) { st.ziMode = 2 }, "filtfilt's state"},
