@@ -67,7 +67,13 @@ func (c *cascade) warmup() int {
 // from zero n samples late has its state off by A^n times the true state at its
 // start, so by at most |A^n| G elementwise, and its output by |o A^n| G. The
 // warm-up is the first n (rounded up to iirWarmR) after which both stay within
-// iirWarmEps for iirWarmHorizon samples.
+// iirWarmEps for iirWarmHorizon samples, and within iirWarmEps of the cascade's
+// own reach where that is below 1: the largest of G for the state, H = |d| + sum
+// over k of |o A^k b| (d the input's direct weight) for the output. A cascade of
+// small gain (Butter's first sections carry the filter's gain: 7e-14 for an
+// order-24 low-pass at 0.2 of Nyquist, whose later cascades amplify by as much)
+// has outputs far below its inputs, so an error of iirWarmEps of the input would
+// be all of its output; relative to its reach the warm-up is what its poles need.
 func (c *cascade) findWarmup() int {
 	s := c.k * c.p
 	f32 := *c
@@ -77,7 +83,7 @@ func (c *cascade) findWarmup() int {
 	}
 	a := c.a
 	b := make([]float64, s)
-	f32.step(b, 1)
+	d := f32.step(b, 1)
 	o := make([]float64, s)
 	z := make([]float64, s)
 	for j := range o {
@@ -85,18 +91,22 @@ func (c *cascade) findWarmup() int {
 		z[j] = 1
 		o[j] = f32.step(z, 0)
 	}
-	// G, until its terms are negligible.
+	// G and H, until their terms are negligible.
 	g := make([]float64, s)
+	h := math.Abs(d)
 	v := append([]float64(nil), b...)
 	nv := make([]float64, s)
 	converged := false
 	for k := 0; k < 1<<16; k++ {
 		big, top := 0.0, 0.0
+		var ov float64
 		for i, x := range v {
+			ov += o[i] * x
 			g[i] += math.Abs(x)
 			big = math.Max(big, math.Abs(x))
 			top = math.Max(top, g[i])
 		}
+		h += math.Abs(ov)
 		if big <= 1e-12*top || top == 0 {
 			converged = true
 			break
@@ -113,6 +123,11 @@ func (c *cascade) findWarmup() int {
 	if !converged {
 		return -1
 	}
+	gmax := 0.0
+	for _, x := range g {
+		gmax = math.Max(gmax, x)
+	}
+	stateTol, outTol := iirWarmEps*math.Min(1, gmax), iirWarmEps*math.Min(1, h)
 	// |A^n| G and |o A^n| G for n = 1, 2, ...: m is A^n.
 	m := make([]float64, s*s)
 	for i := 0; i < s; i++ {
@@ -150,7 +165,7 @@ func (c *cascade) findWarmup() int {
 			}
 			out += math.Abs(t) * g[j]
 		}
-		if math.Max(worst, out) > iirWarmEps {
+		if worst > stateTol || out > outTol {
 			last = n
 		}
 	}
