@@ -532,7 +532,8 @@ func BenchmarkCUDAFFTFrame(b *testing.B) {
 // 1e6 samples (runs of one piece, partial pieces and vectors at a row's end, runs
 // whose warm-up reaches back to the row's start, rows of many warps), batches of
 // up to 64 rows, random zi and poisoned outputs and zf; rows of views 16 bytes
-// into the image (16-byte copies) and 4 bytes in (4-byte ones). For sosfilt the
+// into the image and 4 bytes in, the latter written into a view 12 bytes in
+// (nothing written outside it). For sosfilt the
 // warm-up's outputs within 1e-5 of the RMS of the scans' (both in float32), both
 // within 1e-4 of the CPU's, zf within 1e-4; the transfer function within
 // gpuIIRCases' tolerances for its own float32 error; SOSFiltFilt and FiltFilt
@@ -634,18 +635,38 @@ func TestCUDAIIRWarmMatchesScans(t *testing.T) {
 				var zfs [2][]float64
 				for i, warm := range []bool{true, false} {
 					prev := dsp.SetIIRWarm(warm)
-					got := tu.Poisoned(t, gpu, rows, n, gpuimage.CV32FC1)
+					// The outputs into a view too: from column 3 where the inputs
+					// start at column 1 (groups of 16 bytes shifted differently).
+					gotAll := tu.Poisoned(t, gpu, rows, n+3, gpuimage.CV32FC1)
+					dcol := 0
+					if off == 1 {
+						dcol = 3
+					}
+					got, err := gotAll.Region(image.Rect(dcol, 0, dcol+n, rows))
+					if err != nil {
+						t.Fatal(err)
+					}
 					var gzf *gpuimage.Image
 					if czf != nil {
 						gzf = tu.Poisoned(t, gpu, zr, zc, gpuimage.CV32FC1)
 					}
-					err := f.run(gs, got, gzi, gzf)
+					err = f.run(gs, got, gzi, gzf)
 					dsp.SetIIRWarm(prev)
 					if err != nil {
 						t.Fatalf("%s: GPU: %v", name, err)
 					}
 					outs[i] = f64(tu.Float32s(t, got))
+					// Nothing written outside the view.
+					all := tu.Float32s(t, gotAll)
+					for y := 0; y < rows; y++ {
+						for x := 0; x < n+3; x++ {
+							if (x < dcol || x >= dcol+n) && math.Float32bits(all[y*(n+3)+x]) != 0xCDCDCDCD {
+								t.Fatalf("%s: row %d column %d outside the output view written", name, y, x)
+							}
+						}
+					}
 					got.Close()
+					gotAll.Close()
 					if gzf != nil {
 						zfs[i] = f64(tu.Float32s(t, gzf))
 						gzf.Close()
