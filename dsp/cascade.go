@@ -117,6 +117,16 @@ func (c *cascade) step(z []float64, v float64) float64 {
 	return v
 }
 
+// asF32 is c with its coefficients rounded to float32, as the kernels filter.
+func (c *cascade) asF32() cascade {
+	f := *c
+	f.coef = make([]float64, len(c.coef))
+	for i, v := range c.coef {
+		f.coef[i] = float64(float32(v))
+	}
+	return f
+}
+
 // powers sets c.a, the state's one-sample map with no input, c.tpow, the powers
 // of it the threads' scans take in their parameters, and c.g and c.ag, what the
 // single-pass kernel takes there; and it checks the powers the scans use:
@@ -131,11 +141,7 @@ func (c *cascade) powers() error {
 	// A of the coefficients the GPU filters with (float32): the powers of a
 	// filter's A move by about n times its rounding, 4e-4 for the 4096 samples of a
 	// block, enough to show in the outputs of a pole near the unit circle.
-	f32 := *c
-	f32.coef = make([]float64, len(c.coef))
-	for i, v := range c.coef {
-		f32.coef[i] = float64(float32(v))
-	}
+	f32 := c.asF32()
 	for j := 0; j < s; j++ {
 		clear(z)
 		z[j] = 1

@@ -31,11 +31,7 @@ func ScanState(sos SOS) (s int, g, ag []float64, run func(z []float64, x []float
 	if err != nil {
 		return 0, nil, nil, nil, err
 	}
-	c := *cs[0]
-	c.coef = make([]float64, len(cs[0].coef))
-	for i, v := range cs[0].coef {
-		c.coef[i] = float64(float32(v))
-	}
+	c := cs[0].asF32()
 	return c.k * c.p, c.g, c.ag, func(z []float64, x []float64) {
 		for _, v := range x {
 			c.step(z, v)

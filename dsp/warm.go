@@ -76,11 +76,7 @@ func (c *cascade) warmup() int {
 // be all of its output; relative to its reach the warm-up is what its poles need.
 func (c *cascade) findWarmup() int {
 	s := c.k * c.p
-	f32 := *c
-	f32.coef = make([]float64, len(c.coef))
-	for i, v := range c.coef {
-		f32.coef[i] = float64(float32(v))
-	}
+	f32 := c.asF32()
 	a := c.a
 	b := make([]float64, s)
 	d := f32.step(b, 1)

@@ -27,8 +27,7 @@ func TestIIRWarmupBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cas := *cs[0]
-		w := cas.warmup()
+		w := cs[0].warmup()
 		if c.want != 0 && w != c.want {
 			t.Errorf("wn %g: warm-up %d, want %d", c.wn, w, c.want)
 		}
@@ -39,10 +38,7 @@ func TestIIRWarmupBound(t *testing.T) {
 			t.Errorf("wn %g: warm-up %d: want a multiple of %d", c.wn, w, iirWarmR)
 		}
 		t.Logf("wn %g: warm-up %d", c.wn, w)
-		cas.coef = make([]float64, len(cs[0].coef))
-		for i, v := range cs[0].coef {
-			cas.coef[i] = float64(float32(v))
-		}
+		cas := cs[0].asF32()
 		s := cas.k * cas.p
 		// The exact recursion over a prefix of pre samples and the run after it;
 		// the warm-up from zero at pre - w.
@@ -182,11 +178,7 @@ func TestIIRWarmupScale(t *testing.T) {
 			t.Errorf("order 24: cascade %d: no warm-up", g)
 		}
 	}
-	cas := *cs[0]
-	cas.coef = make([]float64, len(cs[0].coef))
-	for i, v := range cs[0].coef {
-		cas.coef[i] = float64(float32(v))
-	}
+	cas := cs[0].asF32()
 	w, s := cas.findWarmup(), cas.k*cas.p
 	r := rand.New(rand.NewSource(2))
 	const pre, n = 3000, 3000

@@ -26,17 +26,15 @@ func (c *Cache[K, V]) Get(key K, build func() (V, error)) (V, error) {
 		return v, nil
 	}
 	v, err := build()
-	if err != nil {
+	if err != nil || c.Max <= 0 {
 		return v, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= c.Max {
-		c.m = map[K]V{}
+		c.m = make(map[K]V, c.Max)
 	}
-	if c.Max > 0 {
-		c.m[key] = v
-	}
+	c.m[key] = v
 	return v, nil
 }
 
