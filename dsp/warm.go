@@ -92,7 +92,7 @@ func (c *cascade) findWarmup() int {
 	h := math.Abs(d)
 	v := append([]float64(nil), b...)
 	nv := make([]float64, s)
-	converged := false
+	converged, gmax := false, 0.0
 	for k := 0; k < 1<<16; k++ {
 		big, top := 0.0, 0.0
 		var ov float64
@@ -104,7 +104,7 @@ func (c *cascade) findWarmup() int {
 		}
 		h += math.Abs(ov)
 		if big <= 1e-12*top || top == 0 {
-			converged = true
+			converged, gmax = true, top // top: the largest of G
 			break
 		}
 		for i := range nv {
@@ -118,10 +118,6 @@ func (c *cascade) findWarmup() int {
 	}
 	if !converged {
 		return -1
-	}
-	gmax := 0.0
-	for _, x := range g {
-		gmax = math.Max(gmax, x)
 	}
 	stateTol, outTol := iirWarmEps*math.Min(1, gmax), iirWarmEps*math.Min(1, h)
 	// |A^n| G and |o A^n| G for n = 1, 2, ...: m is A^n.

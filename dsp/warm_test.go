@@ -19,14 +19,7 @@ func TestIIRWarmupBound(t *testing.T) {
 		wn   float64
 		want int // -1: no warm-up within iirWarmMax; 0: any
 	}{{0.9, 0}, {0.5, 0}, {0.2, 192}, {0.05, 0}, {0.01, 0}, {0.002, -1}} {
-		sos, err := Butter(8, []float64{c.wn}, Lowpass, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cs, err := sosCascades("test", sos)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cs := butterCascades(t, 8, c.wn, 1)
 		w := cs[0].warmup()
 		if c.want != 0 && w != c.want {
 			t.Errorf("wn %g: warm-up %d, want %d", c.wn, w, c.want)
@@ -38,32 +31,11 @@ func TestIIRWarmupBound(t *testing.T) {
 			t.Errorf("wn %g: warm-up %d: want a multiple of %d", c.wn, w, iirWarmR)
 		}
 		t.Logf("wn %g: warm-up %d", c.wn, w)
-		cas := cs[0].asF32()
-		s := cas.k * cas.p
-		// The exact recursion over a prefix of pre samples and the run after it;
-		// the warm-up from zero at pre - w.
 		const pre, n = 5000, 6000
-		x := make([]float64, pre+n)
-		for i := range x {
-			x[i] = 2*r.Float64() - 1
-		}
+		x := randomInput(r, pre+n)
 		x[pre/2] = 1 // the largest input, so that the bound is iirWarmEps itself
-		exact, y := make([]float64, s), make([]float64, len(x))
-		for i, v := range x {
-			y[i] = cas.step(exact, v)
-		}
-		z := make([]float64, s)
-		worst := 0.0
-		for i := pre - w; i < len(x); i++ {
-			v := cas.step(z, x[i])
-			if i >= pre {
-				worst = math.Max(worst, math.Abs(v-y[i]))
-			}
-		}
-		for i := range z { // the state at the end
-			worst = math.Max(worst, math.Abs(z[i]-exact[i]))
-		}
-		if worst > iirWarmEps {
+		out, state, _ := fromZero(cs[0].asF32(), x, pre, w)
+		if worst := math.Max(out, state); worst > iirWarmEps {
 			t.Errorf("wn %g: warm-up %d: off the exact recursion by %.3g, over %.3g", c.wn, w, worst, iirWarmEps)
 		}
 	}
@@ -75,22 +47,7 @@ func TestIIRWarmupBound(t *testing.T) {
 // not taken; padded, reversed and unaligned ones (FiltFilt's, views) are; forward
 // passes over many short rows go to the single-pass scan.
 func TestIIRWarmShape(t *testing.T) {
-	sos, err := Butter(8, []float64{0.2}, Lowpass, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sosCascades("test", sos)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nsos, err := Butter(8, []float64{0.002}, Lowpass, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ncs, err := sosCascades("test", nsos)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, ncs := butterCascades(t, 8, 0.2, 1), butterCascades(t, 8, 0.002, 1)
 	narrow := ncs[0]
 	img := func(rows, cols int) *core.State {
 		s := &core.State{}
@@ -147,30 +104,12 @@ func TestIIRWarmupScale(t *testing.T) {
 		want int
 	}{{0.9, 352}, {0.5, 96}, {0.2, 192}, {0.05, 704}, {0.01, 3744}} {
 		for _, gain := range []float64{1e-3, 1e-6, 1e-12} {
-			sos, err := Butter(8, []float64{c.wn}, Lowpass, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := 0; i < 3; i++ {
-				sos[0][i] *= gain
-			}
-			cs, err := sosCascades("test", sos)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if w := cs[0].findWarmup(); w != c.want {
+			if w := butterCascades(t, 8, c.wn, gain)[0].findWarmup(); w != c.want {
 				t.Errorf("wn %g, gain %g: warm-up %d, want %d", c.wn, gain, w, c.want)
 			}
 		}
 	}
-	sos, err := Butter(24, []float64{0.2}, Lowpass, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sosCascades("test", sos)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := butterCascades(t, 24, 0.2, 1)
 	for g, c := range cs {
 		w := c.findWarmup()
 		t.Logf("order 24: cascade %d: warm-up %d", g, w)
@@ -179,22 +118,58 @@ func TestIIRWarmupScale(t *testing.T) {
 		}
 	}
 	cas := cs[0].asF32()
-	w, s := cas.findWarmup(), cas.k*cas.p
-	r := rand.New(rand.NewSource(2))
+	w := cas.findWarmup()
 	const pre, n = 3000, 3000
-	exact, z := make([]float64, s), make([]float64, s)
-	worst, top := 0.0, 0.0
-	for i := 0; i < pre+n; i++ {
-		v := 2*r.Float64() - 1
-		y := cas.step(exact, v)
-		if i >= pre-w {
-			yz := cas.step(z, v)
-			if i >= pre {
-				worst, top = math.Max(worst, math.Abs(yz-y)), math.Max(top, math.Abs(y))
-			}
-		}
-	}
+	worst, _, top := fromZero(cas, randomInput(rand.New(rand.NewSource(2)), pre+n), pre, w)
 	if worst > 1e-6*top {
 		t.Errorf("order 24: first cascade from zero %d samples late: off by %.3g, its outputs up to %.3g", w, worst, top)
 	}
+}
+
+// butterCascades is the cascades of Butter's order-order low-pass at wn, its
+// first section's numerator scaled by gain.
+func butterCascades(t *testing.T, order int, wn, gain float64) []*cascade {
+	t.Helper()
+	sos, err := Butter(order, []float64{wn}, Lowpass, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		sos[0][i] *= gain
+	}
+	cs, err := sosCascades("test", sos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// randomInput is n samples uniform in [-1, 1).
+func randomInput(r *rand.Rand, n int) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = 2*r.Float64() - 1
+	}
+	return x
+}
+
+// fromZero runs c (in float64) over x exactly and, from a zero state, over x from
+// pre - w on: the largest difference of their outputs from pre on, of their
+// states at the end, and the largest exact output from pre on.
+func fromZero(c cascade, x []float64, pre, w int) (out, state, top float64) {
+	s := c.k * c.p
+	exact, z := make([]float64, s), make([]float64, s)
+	for i, v := range x {
+		y := c.step(exact, v)
+		if i < pre-w {
+			continue
+		}
+		if yz := c.step(z, v); i >= pre {
+			out, top = math.Max(out, math.Abs(yz-y)), math.Max(top, math.Abs(y))
+		}
+	}
+	for i := range z {
+		state = math.Max(state, math.Abs(z[i]-exact[i]))
+	}
+	return out, state, top
 }

@@ -150,7 +150,7 @@ func TestCUDAResizeFixedMatchesCPU(t *testing.T) {
 					all, wb := tu.Bytes(t, big), tu.Bytes(t, want)
 					for y := 0; y < dh+3; y++ {
 						for x := 0; x < (dw+8)*cn; x++ {
-							got, w := all[y*(dw+8)*cn+x], byte(0xCD)
+							got, w := all[y*(dw+8)*cn+x], byte(tu.PoisonByte)
 							if y >= 2 && y < 2+dh && x >= 4*cn && x < (4+dw)*cn {
 								w = wb[(y-2)*dw*cn+x-4*cn]
 							}

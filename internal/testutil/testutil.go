@@ -123,8 +123,12 @@ func Random(t testing.TB, r *rand.Rand, dev *gpuimage.Device, rows, cols int, mt
 	return im, data
 }
 
-// Poisoned returns a rows x cols image of type mt filled with 0xCD bytes (a NaN-free
-// pattern no operation produces by chance across a whole image).
+// PoisonByte is the byte Poisoned fills images with (a NaN-free pattern no
+// operation produces by chance across a whole image): what a caller finds where
+// an operation wrote nothing.
+const PoisonByte = 0xCD
+
+// Poisoned returns a rows x cols image of type mt filled with PoisonByte.
 func Poisoned(t testing.TB, dev *gpuimage.Device, rows, cols int, mt gpuimage.MatType) *gpuimage.Image {
 	t.Helper()
 	im, err := gpuimage.New(dev, rows, cols, mt)
@@ -133,7 +137,7 @@ func Poisoned(t testing.TB, dev *gpuimage.Device, rows, cols int, mt gpuimage.Ma
 	}
 	p := make([]byte, rows*cols*mt.Channels()*mt.Depth().Size())
 	for i := range p {
-		p[i] = 0xCD
+		p[i] = PoisonByte
 	}
 	if err := im.Upload(p); err != nil {
 		t.Fatal(err)
