@@ -520,7 +520,13 @@ func resizeRegKernel(pl *resizePlan) (name string, k, e int) {
 	case arExact:
 		ks = []int{2, 4}
 	case arPillow:
-		ks = []int{4, 8}
+		// 8 taps only for enlargements: a shrink of 5 to 8 taps was faster in
+		// the two passes (bicubic 1080p->540p 8UC3 18.7 us against 24.1, 4K->1080p
+		// 58.5 against 58.7, H100, 2026-12-07).
+		ks = []int{4}
+		if pl.dw >= pl.sw && pl.dh >= pl.sh {
+			ks = []int{4, 8}
+		}
 	default:
 		ks = []int{2, 4, 8}
 		if pl.depth == core.Depth8U {

@@ -56,3 +56,7 @@ func ScaleHKernel(sw, sh, dw, dh, cn int, f Filter) string {
 	name, _, _ := resizeHKernel(scalePlan(sw, sh, dw, dh, cn, 0, f), true)
 	return name
 }
+
+// ScaleTaps is the width of Scale's 8-bit weight table for an axis of n pixels
+// scaled to dn by f.
+func ScaleTaps(n, dn int, f Filter) int { return pillowAxis(n, dn, f, true).n }

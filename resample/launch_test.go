@@ -165,8 +165,8 @@ func TestScaleKernelChoice(t *testing.T) {
 		name               string
 	}{
 		{3840, 2160, 1920, 1080, 3, resample.Lanczos3, ""},
-		{3840, 2160, 1920, 1080, 4, resample.Bilinear, "gi_resize_reg_p_8_u8c4"},
-		{3840, 2160, 1920, 2160, 1, resample.Bicubic, ""},
+		{3840, 2160, 1920, 1080, 4, resample.Bilinear, "gi_resize_reg_p_4_u8c4"}, // 4 taps an axis
+		{3840, 2160, 1920, 2160, 1, resample.Bicubic, ""},                        // 8 taps, a shrink: the two passes
 		{1920, 1080, 3840, 2160, 3, resample.Lanczos3, "gi_resize_reg_p_8_u8c3"},
 		{3840, 2160, 1920, 1080, 2, resample.Lanczos3, ""},
 		{3840, 2160, 256, 144, 3, resample.Lanczos3, ""},
@@ -186,11 +186,11 @@ func TestScaleHKernelChoice(t *testing.T) {
 		f          resample.Filter
 		name       string
 	}{
-		{3840, 1920, 3, resample.Lanczos3, "gi_resize_hw_p_16_u8c3"}, // 13 taps
-		{3840, 1920, 1, resample.Bicubic, "gi_resize_hw_p_16_u8c1"},  // 9
-		{3840, 960, 4, resample.Lanczos3, "gi_resize_hw_p_32_u8c4"},  // 25
+		{3840, 1920, 3, resample.Lanczos3, "gi_resize_hw_p_16_u8c3"}, // 12 taps
+		{3840, 1920, 1, resample.Bicubic, "gi_resize_hw_p_16_u8c1"},  // 8
+		{3840, 960, 4, resample.Lanczos3, "gi_resize_hw_p_32_u8c4"},  // 24
 		{3840, 1920, 2, resample.Lanczos3, "gi_resize_h_p_u8"},
-		{3840, 640, 3, resample.Lanczos3, "gi_resize_h_p_u8"}, // 37
+		{3840, 640, 3, resample.Lanczos3, "gi_resize_h_p_u8"}, // 36
 		{3840, 256, 3, resample.Lanczos3, "gi_resize_h_p_u8"},
 		{3840, 240, 3, resample.Bilinear, "gi_resize_he_p_u8"},
 	} {

@@ -171,26 +171,39 @@ const pillowBits = 22
 // pillowAxis is Pillow's precompute_coeffs: output i reads the source pixels
 // [xmin, xmin+n) around its centre (i+0.5)*scale, weighted by the filter stretched
 // by max(scale, 1) and normalised to sum 1; for 8-bit images the weights are then
-// rounded to 22-bit integers (normalize_coeffs_8bpc). Outputs with fewer taps
-// than the most repeat their last index with weight 0.
+// rounded to 22-bit integers (normalize_coeffs_8bpc). The table is as wide as
+// the most taps an output sums, which is often one fewer than Pillow's ksize
+// (12 of 13 for Lanczos3 by 2, 8 of 9 for bicubic by 2: a whole group of 4 taps
+// less for the kernels that sum 4 at a time); outputs with fewer taps than that
+// repeat their last index with weight 0, as Pillow pads its rows of ksize.
 func pillowAxis(n, dn int, f Filter, fix bool) axis {
 	scale := float64(n) / float64(dn)
 	fs := math.Max(scale, 1)
 	support := f.support() * fs
-	k := int(math.Ceil(support))*2 + 1
+	ksize := int(math.Ceil(support))*2 + 1
+	centre := func(d int) float64 { return (float64(d) + 0.5) * scale }
+	window := func(d int) (lo, hi int) {
+		c := centre(d)
+		lo = max(int(c-support+0.5), 0)
+		return lo, min(min(int(c+support+0.5), n)-lo, ksize)
+	}
+	k := 1
+	for d := range dn {
+		_, hi := window(d)
+		k = max(k, hi)
+	}
 	a := axis{start: make([]int32, dn), n: k, w: make([]float32, dn*k)}
 	w := make([]float64, k)
-	for d := 0; d < dn; d++ {
-		c := (float64(d) + 0.5) * scale
-		lo := max(int(c-support+0.5), 0)
-		hi := min(int(c+support+0.5), n) - lo
+	for d := range dn {
+		c := centre(d)
+		lo, hi := window(d)
 		var sum float64
 		for x := 0; x < hi; x++ {
 			w[x] = f.weight((float64(x+lo) - c + 0.5) / fs)
 			sum += w[x]
 		}
 		a.start[d] = int32(lo)
-		for x := 0; x < hi && x < k; x++ {
+		for x := 0; x < hi; x++ {
 			v := w[x]
 			if sum != 0 {
 				v /= sum

@@ -97,3 +97,28 @@ func TestScaleBadInput(t *testing.T) {
 		t.Error("ParseFilter(gaussian): no error")
 	}
 }
+
+// Scale's weight tables are as wide as the most taps an output sums (Pillow's
+// xmax), not Pillow's ksize, which counts one more for these factors: by 2,
+// Lanczos3 12 of 13, bicubic 8 of 9, bilinear 4 of 5, box 2 of 3; by 4 and by
+// 15, Lanczos3 24 of 25 and 90 of 91; enlarging by 2, Lanczos3 6 of 7.
+func TestScaleTapsTrimmed(t *testing.T) {
+	for _, c := range []struct {
+		n, dn int
+		f     resample.Filter
+		want  int
+	}{
+		{3840, 1920, resample.Lanczos3, 12},
+		{3840, 1920, resample.Bicubic, 8},
+		{3840, 1920, resample.Bilinear, 4},
+		{3840, 1920, resample.Box, 2},
+		{3840, 960, resample.Lanczos3, 24},
+		{3840, 256, resample.Lanczos3, 90},
+		{1920, 3840, resample.Lanczos3, 6},
+		{1, 1, resample.Box, 1},
+	} {
+		if got := resample.ScaleTaps(c.n, c.dn, c.f); got != c.want {
+			t.Errorf("%d -> %d %v: %d taps, want %d", c.n, c.dn, c.f, got, c.want)
+		}
+	}
+}
