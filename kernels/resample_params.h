@@ -70,6 +70,8 @@ struct ResamplePolyParams {
 //                       gi_resize_cubhalf_*: gin, the first group of 4 output
 //                       pixels past those (from 1) whose source words lie in
 //                       the row.
+//   gi_resize_mma_p_*:  one of Scale's 8-bit passes as a banded matrix product
+//                       (resample_pmma.cu says which fields it reads).
 struct ResizeParams {
   const void* src;
   int sp;

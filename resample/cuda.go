@@ -137,35 +137,14 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	p := resizeParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Sw: int32(pl.sw), Sh: int32(pl.sh),
 		Dw: int32(pl.dw), Dh: int32(pl.dh), Cn: int32(pl.cn)}
 	tabs, sum := pl.deviceTables()
-	var buf *core.Buffer
+	var at func(int) uintptr
 	if len(tabs) > 0 {
-		size := 0
-		for _, t := range tabs {
-			size += len(t)
-		}
-		var err error
-		buf, err = devcache.DerivedSum(s.Dev, str, "resample-resize", sum, size, func(buf *core.Buffer) error {
-			off := 0
-			for _, t := range tabs {
-				c := core.Copy{Dst: buf, DstOff: off, SrcHost: t, DstPitch: len(t), SrcPitch: len(t), Width: len(t), Rows: 1}
-				if err := s.Dev.Copy2D(c, str); err != nil {
-					return err
-				}
-				off += len(t)
-			}
-			return nil
-		})
+		buf, err := uploadTables(s, str, "resample-resize", tabs, sum)
 		if err != nil {
 			return err
 		}
 		defer buf.Release()
-	}
-	at := func(i int) uintptr {
-		off := 0
-		for _, t := range tabs[:i] {
-			off += len(t)
-		}
-		return buf.Ptr + uintptr(off)
+		at = tableAt(buf, tabs)
 	}
 	gy := func(n int) int { return min(n, 65535) }
 	sfx := resizeSuffix(pl.depth)
@@ -222,11 +201,48 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 		grid := [3]int{(pl.dw + resizeTW - 1) / resizeTW, (pl.dh + t.th - 1) / t.th, 1}
 		return s.Dev.Launch(str, t.name, grid, [3]int{resizeRT, 1, 1}, t.smem, core.Struct(&p))
 	}
+	if pl.pmmaFirst() {
+		if ok, err := resizePMMA(str, s, pl, p); ok {
+			return err
+		}
+	}
 	if name, gx, th := resizeRegLaunch(pl, sms); name != "" {
 		p.Th = int32(th)
 		return s.Dev.Launch(str, name, [3]int{gx, (pl.dh + th - 1) / th, 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
 	}
 	return resizeTwoPass(str, s, d, pl, p, sms)
+}
+
+// uploadTables is tables (of devcache.Sum sum) one after another on s's device,
+// kept for the next call with the same tables (internal/devcache) under kind.
+func uploadTables(s *core.State, str core.Stream, kind string, tabs [][]byte, sum uint64) (*core.Buffer, error) {
+	size := 0
+	for _, t := range tabs {
+		size += len(t)
+	}
+	return devcache.DerivedSum(s.Dev, str, kind, sum, size, func(buf *core.Buffer) error {
+		off := 0
+		for _, t := range tabs {
+			c := core.Copy{Dst: buf, DstOff: off, SrcHost: t, DstPitch: len(t), SrcPitch: len(t), Width: len(t), Rows: 1}
+			if err := s.Dev.Copy2D(c, str); err != nil {
+				return err
+			}
+			off += len(t)
+		}
+		return nil
+	})
+}
+
+// tableAt is the device address of table i of tabs, laid out in buf by
+// uploadTables.
+func tableAt(buf *core.Buffer, tabs [][]byte) func(i int) uintptr {
+	return func(i int) uintptr {
+		off := 0
+		for _, t := range tabs[:i] {
+			off += len(t)
+		}
+		return buf.Ptr + uintptr(off)
+	}
 }
 
 // gatherKernel is the gi_resize_gather_* kernel for a nearest plan from s into d
@@ -659,6 +675,10 @@ func resizeRegRows(name string, dh, gx, e, sms int, shrink bool) int {
 }
 
 func int32Bytes(v []int32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
+}
+
+func u32Bytes(v []uint32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
 }
 

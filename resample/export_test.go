@@ -60,3 +60,15 @@ func ScaleHKernel(sw, sh, dw, dh, cn int, f Filter) string {
 // ScaleTaps is the width of Scale's 8-bit weight table for an axis of n pixels
 // scaled to dn by f.
 func ScaleTaps(n, dn int, f Filter) int { return pillowAxis(n, dn, f, true).n }
+
+// ScalePMMA is the steps of 32 bytes a tile of Scale's tensor-core passes
+// (horizontal, vertical) for an 8-bit image of that shape whose rows start off
+// bytes past a multiple of 8 (0, 0: they do not take it), and whether the plan
+// tries them before the register kernels.
+func ScalePMMA(sw, sh, dw, dh, cn int, f Filter, off int) (h, v int, first bool) {
+	pl := scalePlan(sw, sh, dw, dh, cn, 0, f)
+	if t := pl.pmma(off); t != nil && pl.pmmaOK() {
+		h, v = t.h.ks, t.v.ks
+	}
+	return h, v, pl.pmmaFirst()
+}

@@ -177,6 +177,39 @@ func TestScaleKernelChoice(t *testing.T) {
 	}
 }
 
+// Which Scale plans the tensor-core passes take (on devices of compute
+// capability 8.0 and newer, rows a multiple of 8 bytes apart): 8-bit plans but
+// the shrinks of at most 4 taps an axis, both axes resampled, tiles of 16 outputs
+// spanning at most 4 steps of 32 bytes on each pass; the steps (KS: the
+// kernel gi_resize_mma_p_KS) for the bench's shapes.
+func TestScalePMMAChoice(t *testing.T) {
+	for _, c := range []struct {
+		sw, sh, dw, dh, cn int
+		f                  resample.Filter
+		off                int
+		h, v               int
+		first              bool
+	}{
+		{3840, 2160, 1920, 1080, 3, resample.Lanczos3, 0, 3, 2, true},
+		{3840, 2160, 1920, 1080, 3, resample.Lanczos3, 7, 3, 2, true},
+		{3840, 2160, 1920, 1080, 1, resample.Lanczos3, 0, 2, 2, true},
+		{3840, 2160, 1920, 1080, 4, resample.Lanczos3, 0, 3, 2, true},
+		{3840, 2160, 1920, 1080, 3, resample.Bicubic, 0, 2, 2, true},
+		{3840, 2160, 1920, 1080, 3, resample.Bilinear, 0, 2, 2, false}, // 4 taps: the register kernel
+		{1920, 1080, 3840, 2160, 3, resample.Lanczos3, 0, 1, 1, true},  // 6 taps, enlarging
+		{1920, 1080, 3840, 2160, 3, resample.Bicubic, 0, 1, 1, true},   // 4 taps, enlarging
+		{3840, 2160, 1280, 720, 3, resample.Lanczos3, 0, 4, 2, true},   // 18 taps
+		{3840, 2160, 256, 144, 3, resample.Lanczos3, 0, 0, 0, true},    // 90 taps: too many
+		{3840, 2160, 1920, 2160, 3, resample.Lanczos3, 0, 0, 0, false}, // one axis: the other kernels
+	} {
+		h, v, first := resample.ScalePMMA(c.sw, c.sh, c.dw, c.dh, c.cn, c.f, c.off)
+		if h != c.h || v != c.v || first != c.first {
+			t.Errorf("%dx%d -> %dx%d, %d channels, %v, offset %d: steps %d, %d, first %v; want %d, %d, %v",
+				c.sw, c.sh, c.dw, c.dh, c.cn, c.f, c.off, h, v, first, c.h, c.v, c.first)
+		}
+	}
+}
+
 // The two passes' horizontal kernel: taps read as words for 8-bit images of 1, 3
 // and 4 channels up to 32 taps, a thread an element from 16x for 3 and 4
 // channels, the element-wise pixel kernel else.

@@ -216,6 +216,11 @@ type resizePlan struct {
 	tabs     [][]byte
 	tabsSum  uint64
 
+	// The tensor-core passes' tables (Scale's 8-bit plans), by the source rows'
+	// offset from a multiple of 8 (resample/pmma.go).
+	pmmaMu   sync.Mutex
+	pmmaTabs map[int]*pmmaTables
+
 	// The tile kernel's shapes, by device kind (resample/cuda.go's tileShape).
 	tileMu sync.Mutex
 	tiles  map[[2]int]resizeTile
