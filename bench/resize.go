@@ -43,21 +43,30 @@ func init() {
 		})})
 	}
 	// Scale (antialiased, Pillow's filters): 4K to 1080p, and a thumbnail.
+	// Other factors and channel counts too (8UC3 unless the name says).
 	for _, c := range []struct {
 		name string
 		f    resample.Filter
-		half bool
+		mt   gpuimage.MatType
+		k    float64 // the factor, or 0 for size
 		size image.Point
 	}{
-		{"scale lanczos3 1/2", resample.Lanczos3, true, image.Point{}},
-		{"scale bicubic 1/2", resample.Bicubic, true, image.Point{}},
-		{"scale bilinear 1/2", resample.Bilinear, true, image.Point{}},
-		{"scale lanczos3 ->256x144", resample.Lanczos3, false, image.Pt(256, 144)},
+		{"scale lanczos3 1/2", resample.Lanczos3, gpuimage.CV8UC3, 0.5, image.Point{}},
+		{"scale bicubic 1/2", resample.Bicubic, gpuimage.CV8UC3, 0.5, image.Point{}},
+		{"scale bilinear 1/2", resample.Bilinear, gpuimage.CV8UC3, 0.5, image.Point{}},
+		{"scale lanczos3 ->256x144", resample.Lanczos3, gpuimage.CV8UC3, 0, image.Pt(256, 144)},
+		{"scale lanczos3 2/3", resample.Lanczos3, gpuimage.CV8UC3, 2.0 / 3, image.Point{}},
+		{"scale lanczos3 1/3", resample.Lanczos3, gpuimage.CV8UC3, 1.0 / 3, image.Point{}},
+		{"scale lanczos3 1/2 8UC1", resample.Lanczos3, gpuimage.CV8UC1, 0.5, image.Point{}},
+		{"scale lanczos3 1/2 8UC4", resample.Lanczos3, gpuimage.CV8UC4, 0.5, image.Point{}},
+		{"scale lanczos3 x2", resample.Lanczos3, gpuimage.CV8UC3, 2, image.Point{}},
+		{"scale bicubic x2", resample.Bicubic, gpuimage.CV8UC3, 2, image.Point{}},
+		{"scale bicubic 1/2 8UC1", resample.Bicubic, gpuimage.CV8UC1, 0.5, image.Point{}},
 	} {
-		cases = append(cases, benchCase{c.name, resized(gpuimage.CV8UC3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+		cases = append(cases, benchCase{c.name, resized(c.mt, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 			sz := c.size
-			if c.half {
-				sz = image.Pt(src.Cols()/2, src.Rows()/2)
+			if c.k != 0 {
+				sz = image.Pt(int(float64(src.Cols())*c.k+0.5), int(float64(src.Rows())*c.k+0.5))
 			}
 			return resample.Scale(src, dst, sz, c.f, on)
 		})})
