@@ -136,6 +136,13 @@ func resizeSuffix(d core.Depth) string {
 func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	p := resizeParams{Src: s.Ptr(), Sp: int32(s.Pitch), Dst: d.Ptr(), Dp: int32(d.Pitch), Sw: int32(pl.sw), Sh: int32(pl.sh),
 		Dw: int32(pl.dw), Dh: int32(pl.dh), Cn: int32(pl.cn)}
+	// Scale's 8-bit plans on the tensor cores need none of the tables below
+	// (the fixed-weight and tile kernels take none of Pillow's plans).
+	if pl.kind == kindSep && pl.pmmaFirst() {
+		if ok, err := resizePMMA(str, s, pl, p); ok {
+			return err
+		}
+	}
 	tabs, sum := pl.deviceTables()
 	var at func(int) uintptr
 	if len(tabs) > 0 {
@@ -200,11 +207,6 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 		p.Th, p.Fr, p.Rs, p.Ws = int32(t.th), int32(t.fr), int32(t.rs), int32(t.ws)
 		grid := [3]int{(pl.dw + resizeTW - 1) / resizeTW, (pl.dh + t.th - 1) / t.th, 1}
 		return s.Dev.Launch(str, t.name, grid, [3]int{resizeRT, 1, 1}, t.smem, core.Struct(&p))
-	}
-	if pl.pmmaFirst() {
-		if ok, err := resizePMMA(str, s, pl, p); ok {
-			return err
-		}
 	}
 	if name, gx, th := resizeRegLaunch(pl, sms); name != "" {
 		p.Th = int32(th)
@@ -272,9 +274,9 @@ func (pl *resizePlan) deviceTables() ([][]byte, uint64) {
 	pl.tabsOnce.Do(func() {
 		switch pl.kind {
 		case kindGather:
-			pl.tabs = [][]byte{int32Bytes(pl.xs), int32Bytes(pl.ys)}
+			pl.tabs = [][]byte{tableBytes(pl.xs), tableBytes(pl.ys)}
 		case kindSep:
-			pl.tabs = [][]byte{int32Bytes(pl.x.start), f32Bytes(pl.x.w), int32Bytes(pl.y.start), f32Bytes(pl.y.w)}
+			pl.tabs = [][]byte{tableBytes(pl.x.start), tableBytes(pl.x.w), tableBytes(pl.y.start), tableBytes(pl.y.w)}
 		}
 		pl.tabsSum = devcache.Sum(pl.tabs)
 	})
@@ -674,15 +676,9 @@ func resizeRegRows(name string, dh, gx, e, sms int, shrink bool) int {
 	return max(th, (dh+65534)/65535)
 }
 
-func int32Bytes(v []int32) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
-}
-
-func u32Bytes(v []uint32) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
-}
-
-func f32Bytes(v []float32) []byte {
+// tableBytes is a table's memory as bytes (little-endian hosts), as the
+// kernels read it.
+func tableBytes[T int32 | uint32 | float32](v []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
 }
 

@@ -180,7 +180,7 @@ func (pl *resizePlan) pmma(off int) *pmmaTables {
 
 // pieces is the tables as the device holds them, one after another.
 func (t *pmmaTables) pieces() [][]byte {
-	return [][]byte{u32Bytes(t.h.frags), u32Bytes(t.v.frags), int32Bytes(t.h.a0), int32Bytes(t.v.a0)}
+	return [][]byte{tableBytes(t.h.frags), tableBytes(t.v.frags), tableBytes(t.h.a0), tableBytes(t.v.a0)}
 }
 
 // pmmaRows is the rows of X a block row of a pass walks: a multiple of 32, as
@@ -197,11 +197,11 @@ func pmmaRows(tiles, rows, sms, perSM int) int {
 	return max(th, 32*((rows+32*65535-1)/(32*65535)))
 }
 
-// resizePMMA runs the plan's two passes on the tensor cores where the device
-// (compute capability 8.0 and newer), the source's rows (pitch a multiple of 8)
-// and the plan allow, reporting whether it did.
+// resizePMMA runs the two passes of a plan that pmmaFirst takes on the tensor
+// cores where the device (compute capability 8.0 and newer), the source's rows
+// (pitch a multiple of 8) and the plan's spans allow, reporting whether it did.
 func resizePMMA(str core.Stream, s *core.State, pl *resizePlan, p resizeParams) (bool, error) {
-	if major, _ := core.ComputeCapability(s.Dev); major < 8 || !pl.pmmaOK() || s.Pitch%pmmaAlign != 0 {
+	if major, _ := core.ComputeCapability(s.Dev); major < 8 || s.Pitch%pmmaAlign != 0 {
 		return false, nil
 	}
 	off := int(s.Ptr() % pmmaAlign)
