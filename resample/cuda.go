@@ -143,6 +143,11 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 			return err
 		}
 	}
+	if pl.area {
+		if ok, err := resizeAreaf(str, s, pl, p); ok {
+			return err
+		}
+	}
 	tabs, sum := pl.deviceTables()
 	var at func(int) uintptr
 	if len(tabs) > 0 {
@@ -678,8 +683,9 @@ func resizeRegRows(name string, dh, gx, e, sms int, shrink bool) int {
 
 // tableBytes is a table's memory as bytes (little-endian hosts), as the
 // kernels read it.
-func tableBytes[T int32 | uint32 | float32](v []T) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4)
+func tableBytes[T int32 | uint32 | float32 | areaRun](v []T) []byte {
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*int(unsafe.Sizeof(z)))
 }
 
 // pyrCUDA launches gi_pyrdown_* (kernels/resample_pyr.cu): a thread an output

@@ -1,6 +1,11 @@
 package resample
 
-import "github.com/gpuimg/gpuimg/internal/core"
+import (
+	"image"
+	"math"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+)
 
 // PolyKernel is the kernel polyLaunch picks for a resampling of rows signals of n
 // samples by up/down (reduced) with m taps, on a device of sms multiprocessors,
@@ -71,4 +76,22 @@ func ScalePMMA(sw, sh, dw, dh, cn int, f Filter, off int) (h, v int, first bool)
 		h, v = t.h.ks, t.v.ks
 	}
 	return h, v, pl.pmmaFirst()
+}
+
+// AreafTakes reports whether a resize of a cols x rows 8-bit image of chans
+// channels (to size, or by fx, fy where size is zero) by interp is one that
+// gi_resize_areaf_* may take (with GPUIMG_AREAF=on), whose results are within
+// one of the CPU device's rather than equal (resample/areaf.go).
+func AreafTakes(cols, rows, chans int, size image.Point, fx, fy float64, interp Interpolation) bool {
+	ifx, ify := fx, fy
+	if size == (image.Point{}) {
+		size = image.Pt(int(math.RoundToEven(float64(cols)*fx)), int(math.RoundToEven(float64(rows)*fy)))
+	} else {
+		ifx, ify = float64(size.X)/float64(cols), float64(size.Y)/float64(rows)
+	}
+	if size.X == cols && size.Y == rows {
+		return false
+	}
+	pl := newResizePlan(cols, rows, size.X, size.Y, chans, core.Depth8U, ifx, ify, interp)
+	return areafMode == "on" && pl.area && pl.areaf().ok
 }

@@ -99,7 +99,11 @@ const maxResize = 1 << 30
 // round(rows*fy); the scale factors are size/src's size when size is given, fx
 // and fy otherwise. 8U, 16U, 16S and 32F images of 1 to 4 channels; 8-bit
 // results are OpenCV's own (its fixed-point arithmetic, reproduced), others
-// within a unit of the last place.
+// within a unit of the last place. With GPUIMG_AREAF=on (an opt-in, not yet
+// measured on a GPU), InterArea's 8-bit shrinks by other than whole factors,
+// which OpenCV computes in float, sum the rows first on the GPU, and an element
+// may differ from OpenCV's by one where its sum lies within rounding of a half
+// (about one in a million: resample/areaf.go).
 func Resize(src, dst *gpuimage.Image, size image.Point, fx, fy float64, interp Interpolation, opts ...gpuimage.Option) error {
 	const op = "resample.Resize"
 	s := core.StateOf(src)
@@ -221,6 +225,12 @@ type resizePlan struct {
 	pmmaMu   sync.Mutex
 	pmmaTabs map[int]*pmmaTables
 
+	// area: x and y are areaAxis's (InterArea's fractional shrinks); their runs
+	// for gi_resize_areaf_* (resample/areaf.go), built on first use.
+	area      bool
+	areafOnce sync.Once
+	areafTabs *areafTables
+
 	// The tile kernel's shapes, by device kind (resample/cuda.go's tileShape).
 	tileMu sync.Mutex
 	tiles  map[[2]int]resizeTile
@@ -310,7 +320,7 @@ func newResizePlan(sw, sh, dw, dh, cn int, depth core.Depth, ifx, ify float64, i
 			pl.round2 = iscx == 2 && iscy == 2 && cn != 2 && depth != core.Depth32F
 			return pl
 		}
-		pl.kind, pl.arith = kindSep, arFloat
+		pl.kind, pl.arith, pl.area = kindSep, arFloat, true
 		pl.x, pl.y = areaAxis(sw, dw, scx), areaAxis(sh, dh, scy)
 		return pl
 	}

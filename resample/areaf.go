@@ -1,0 +1,217 @@
+package resample
+
+import (
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/gpuimg/gpuimg/internal/core"
+	"github.com/gpuimg/gpuimg/internal/devcache"
+)
+
+// InterArea's 8-bit shrinks by other than whole factors on the GPU, the
+// vertical pass first (kernels/resample_areaf.cu's gi_resize_areaf_u8cN), an
+// opt-in: GPUIMG_AREAF=on. Along each axis OpenCV's area weights are a partial
+// first tap, equal inner taps and a partial last one, so the kernel sums the
+// inner rows' bytes as integers (exact) and weighs each column once a row, then
+// sums each output's columns: a few integer operations a source byte instead of
+// a product and a sum a byte and source row. The sums run in another order than
+// OpenCV's (which sums each source row's columns first), so a result may differ
+// from OpenCV's (and the CPU device's) by one where OpenCV's float sum lies
+// within rounding of a half (one run of TestAreafEmulated: 1 of 1.28 million): the
+// quality bar's ±1 for OpenCV's float arithmetic. Without the opt-in those
+// plans stay on the kernels that reproduce OpenCV's order (gi_resize_tile_f_*).
+// The kernel is in the fatbin and its arithmetic is checked on the CPU
+// (areafEmulate), but it has not yet run on a GPU: it stays an opt-in until
+// resample's CUDA tests and the bench have run with GPUIMG_AREAF=on.
+
+// areafMode is GPUIMG_AREAF: "on" sends the plans the kernel can take to it.
+var areafMode = os.Getenv("GPUIMG_AREAF")
+
+// areaRun is an output's taps along an axis as the kernel reads them (its
+// AreaRun, 32 bytes): n source indices from start, the first weighted w0, the
+// last wl (0 where n is 1), those between wi.
+type areaRun struct {
+	start, n            int32
+	w0, wi, wl, _, _, _ float32
+}
+
+// areafMaxInner is the most inner rows the kernel sums in 16-bit halves
+// (257 * 255 < 2^16).
+const areafMaxInner = 257
+
+// areafVecs is the 16-byte vectors a strip of the kernel reads a row: one a
+// thread of its block.
+const areafVecs = resizeRT
+
+// areafTables are a plan's runs along x and y and their devcache.Sum; ok false
+// where the kernel cannot take the plan.
+type areafTables struct {
+	x, y []areaRun
+	tw   int
+	sum  uint64
+	ok   bool
+}
+
+// areaRuns is an area axis as runs: it reports false where an output's taps are
+// not a first, equal inner ones and a last, in the source (n pixels), or have
+// more than maxInner inner ones.
+func areaRuns(a axis, n, maxInner int) ([]areaRun, bool) {
+	runs := make([]areaRun, len(a.start))
+	for i := range runs {
+		w := a.w[i*a.n : (i+1)*a.n]
+		m := len(w)
+		for m > 0 && w[m-1] == 0 {
+			m--
+		}
+		s := int(a.start[i])
+		if m == 0 || s < 0 || s+m > n || m-2 > maxInner {
+			return nil, false
+		}
+		r := areaRun{start: int32(s), n: int32(m), w0: w[0]}
+		if m > 1 {
+			r.wl = w[m-1]
+		}
+		if m > 2 {
+			r.wi = w[1]
+			for _, v := range w[1 : m-1] {
+				if v != r.wi {
+					return nil, false
+				}
+			}
+		}
+		runs[i] = r
+	}
+	return runs, true
+}
+
+// areaf is the plan's runs, built on first use (nil where the kernel cannot
+// take it: not one of InterArea's fractional 8-bit shrinks of 1, 3 or 4
+// channels).
+func (pl *resizePlan) areaf() *areafTables {
+	pl.areafOnce.Do(func() {
+		t := &areafTables{}
+		pl.areafTabs = t
+		if !pl.area || pl.depth != core.Depth8U || (pl.cn != 1 && pl.cn != 3 && pl.cn != 4) {
+			return
+		}
+		var okx, oky bool
+		t.x, okx = areaRuns(pl.x, pl.sw, areafMaxInner)
+		t.y, oky = areaRuns(pl.y, pl.sh, areafMaxInner)
+		if !okx || !oky {
+			return
+		}
+		if t.tw = areafStrip(t.x, pl.cn); t.tw == 0 {
+			return
+		}
+		t.ok = true
+		t.sum = devcache.Sum(t.pieces())
+	})
+	return pl.areafTabs
+}
+
+// pieces is the tables as the device holds them.
+func (t *areafTables) pieces() [][]byte {
+	return [][]byte{tableBytes(t.x), tableBytes(t.y)}
+}
+
+// areafStrip is the output pixels a block of the kernel takes a row: the most,
+// for strips as even as they come, whose columns (cn channels, from the first
+// one's 16-byte vector) lie within areafVecs vectors; 0 where a pixel's do not.
+func areafStrip(runs []areaRun, cn int) int {
+	fits := func(tw int) bool {
+		for x0 := 0; x0 < len(runs); x0 += tw {
+			last := min(x0+tw, len(runs)) - 1
+			v0 := int(runs[x0].start) * cn &^ 15
+			if (int(runs[last].start+runs[last].n)*cn-v0+15)/16 > areafVecs {
+				return false
+			}
+		}
+		return true
+	}
+	tw := min(len(runs), areafVecs*16)
+	for tw > 0 && !fits(tw) {
+		tw--
+	}
+	if tw == 0 {
+		return 0
+	}
+	// As even as they come: the same number of strips, each as wide as the widest
+	// needs.
+	g := (len(runs) + tw - 1) / tw
+	if e := (len(runs) + g - 1) / g; fits(e) {
+		tw = e
+	}
+	return tw
+}
+
+// resizeAreaf runs the plan on gi_resize_areaf_u8cN where it can, reporting
+// whether it did: GPUIMG_AREAF=on, the plan's runs exist, the source's address
+// and rows are multiples of 16 bytes and its vectors lie in its allocation
+// (tileReadable).
+func resizeAreaf(str core.Stream, s *core.State, pl *resizePlan, p resizeParams) (bool, error) {
+	if areafMode != "on" || !s.Aligned(16) || !tileReadable(s) {
+		return false, nil
+	}
+	t := pl.areaf()
+	if !t.ok {
+		return false, nil
+	}
+	tw := t.tw
+	tabs := t.pieces()
+	buf, err := uploadTables(s, str, "resample-areaf", tabs, t.sum)
+	if err != nil {
+		return true, err
+	}
+	defer buf.Release()
+	at := tableAt(buf, tabs)
+	p.Xstart, p.Ystart, p.Th = at(0), at(1), int32(tw)
+	name := fmt.Sprintf("gi_resize_areaf_u8c%d", pl.cn)
+	gx := (pl.dw + tw - 1) / tw
+	return true, s.Dev.Launch(str, name, [3]int{gx, areafRows(gx, pl.dh), 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
+}
+
+// areafRows is the kernel's block rows: a block a row (each walks the rows
+// gridDim.y apart where there are more than 65535).
+func areafRows(gx, rows int) int {
+	return min(rows, 65535)
+}
+
+// areafEmulate is the kernel's arithmetic on the CPU for an 8-bit image of cn
+// channels (rows of pitch bytes): the outputs in order, for the tests.
+func areafEmulate(src []byte, pitch, cn int, t *areafTables) []byte {
+	dw, dh := len(t.x), len(t.y)
+	out := make([]byte, dw*dh*cn)
+	w := 0
+	for _, r := range t.x {
+		w = max(w, int(r.start+r.n))
+	}
+	col := make([]float32, w*cn)
+	fl := func(x float64) float32 { return float32(x) }
+	for y, ry := range t.y {
+		for b := range col {
+			v0 := float32(src[int(ry.start)*pitch+b])
+			vl := float32(src[int(ry.start+ry.n-1)*pitch+b])
+			var s int
+			for j := 1; j < int(ry.n)-1; j++ {
+				s += int(src[int(ry.start+int32(j))*pitch+b])
+			}
+			// Each product rounded once (the kernel's fused multiply-adds), then
+			// the two sums.
+			p0, ps, pl := fl(float64(v0)*float64(ry.w0)), fl(float64(s)*float64(ry.wi)), fl(float64(vl)*float64(ry.wl))
+			col[b] = float32(p0+ps) + pl
+		}
+		for x, rx := range t.x {
+			for c := 0; c < cn; c++ {
+				base := int(rx.start)*cn + c
+				var inner float32
+				for j := 1; j < int(rx.n)-1; j++ {
+					inner += col[base+j*cn]
+				}
+				r := float32(float32(col[base]*rx.w0)+float32(inner*rx.wi)) + float32(col[base+int(rx.n-1)*cn]*rx.wl)
+				out[(y*dw+x)*cn+c] = byte(math.RoundToEven(math.Max(0, math.Min(255, float64(r)))))
+			}
+		}
+	}
+	return out
+}
