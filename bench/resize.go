@@ -71,6 +71,24 @@ func init() {
 			return resample.Scale(src, dst, sz, c.f, on)
 		})})
 	}
+	// InterArea's fractional shrinks beyond the (the vertical-first
+	// kernel, resample/areaf.go): other factors and channel counts.
+	for _, c := range []struct {
+		name string
+		mt   gpuimage.MatType
+		f    float64
+		size image.Point
+	}{
+		{"resize area 0.3", gpuimage.CV8UC3, 0.3, image.Point{}},
+		{"resize area 0.4", gpuimage.CV8UC3, 0.4, image.Point{}},
+		{"resize area ->224x224 8UC1", gpuimage.CV8UC1, 0, image.Pt(224, 224)},
+		{"resize area ->224x224 8UC4", gpuimage.CV8UC4, 0, image.Pt(224, 224)},
+		{"resize area 2/3 8UC4", gpuimage.CV8UC4, 2.0 / 3, image.Point{}},
+	} {
+		cases = append(cases, benchCase{c.name, resized(c.mt, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
+			return resample.Resize(src, dst, c.size, c.f, c.f, resample.InterArea, on)
+		})})
+	}
 	cases = append(cases,
 		benchCase{"pyrDown", resized(gpuimage.CV8UC3, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
 			return resample.PyrDown(src, dst, image.Point{}, gpuimage.BorderDefault, on)

@@ -84,6 +84,9 @@ if [ "$part" = resize ]; then
   # the same run, the comparison table and report, ncu of the main kernels, memcheck.
   step resize-tests bash -c "cd resample && '$root/.gpu/tests/resample.test' -test.run 'CUDAResize|CUDAPyr|CUDAScale|KernelsExist|Params|Choice' -test.count=1 -test.v"
   grep -E "^(--- |ok|PASS|FAIL)" "$out/resize-tests.log" | head -20
+  # The opt-in vertical-first area kernel (resample/areaf.go): within one of the CPU device.
+  step resize-tests-areaf bash -c "cd resample && GPUIMG_AREAF=on '$root/.gpu/tests/resample.test' -test.run 'CUDAResize' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)" "$out/resize-tests-areaf.log" | head -20
   step resize-cli bash -c "for d in cuda cpu; do $cli run testdata/images/chelsea.png -o /tmp/gi-rz-\$d.png -device \$d resize:size=301x190:interp=area pyrdown pyrup resize:fx=2.5:interp=lanczos4 || exit 1; $cli resize testdata/images/coffee.png -o /tmp/gi-rz2-\$d.png -fx 0.5 -device \$d || exit 1; done && cmp /tmp/gi-rz-cuda.png /tmp/gi-rz-cpu.png && cmp /tmp/gi-rz2-cuda.png /tmp/gi-rz2-cpu.png && echo identical"
   tail -1 "$out/resize-cli.log"
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
