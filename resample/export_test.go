@@ -95,3 +95,10 @@ func AreafTakes(cols, rows, chans int, size image.Point, fx, fy float64, interp 
 	pl := newResizePlan(cols, rows, size.X, size.Y, chans, core.Depth8U, ifx, ify, interp)
 	return areafMode == "on" && pl.area && pl.areaf().ok
 }
+
+// SetAreafMode sets GPUIMG_AREAF's mode for a test; restore puts it back.
+func SetAreafMode(m string) (restore func()) {
+	old := areafMode
+	areafMode = m
+	return func() { areafMode = old }
+}

@@ -80,6 +80,28 @@ func TestResizeKernelsExist(t *testing.T) {
 	rec.CheckLaunched(t)
 }
 
+// The opt-in area kernel (GPUIMG_AREAF=on): InterArea's 8-bit fractional
+// shrinks of 1, 3 and 4 channels launch gi_resize_areaf_u8cN, which exists.
+func TestAreafKernelsExist(t *testing.T) {
+	defer resample.SetAreafMode("on")()
+	rec := tu.NewRecorder()
+	for _, cn := range []int{1, 3, 4} {
+		src := rec.Image(t, 216, 384, gpuimage.MakeType(gpuimage.Depth8U, cn))
+		for _, sz := range []image.Point{{22, 22}, {256, 144}, {100, 216}} {
+			dst := &gpuimage.Image{}
+			if err := resample.Resize(src, dst, sz, 0, 0, resample.InterArea); err != nil {
+				t.Fatal(err)
+			}
+			dst.Close()
+		}
+		src.Close()
+		if name := fmt.Sprintf("gi_resize_areaf_u8c%d", cn); rec.Launched(name) != 3 {
+			t.Errorf("%s launched %d times, want 3", name, rec.Launched(name))
+		}
+	}
+	rec.CheckLaunched(t)
+}
+
 // The kernel each shape gets: register kernels for short branches (the block a
 // multiple of up, or of up/2 for two outputs a thread with even steps; the two
 // stages within 48 KB), two outputs a thread where down <= 2 up and the branch has
