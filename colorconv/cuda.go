@@ -2,7 +2,6 @@ package colorconv
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 )
@@ -54,7 +53,7 @@ func cudaConvert(str core.Stream, sp spec, d, s *core.State, param int) error {
 
 // transformCUDA applies the 4x5 matrix m (row-major, the offsets last) to s into d.
 func transformCUDA(str core.Stream, d, s *core.State, m *[20]float32) error {
-	host := unsafe.Slice((*byte)(unsafe.Pointer(&m[0])), len(m)*4)
+	host := core.HostBytes(m[:])
 	return core.WithUpload(s.Dev, str, host, func(mp uintptr) error {
 		name := fmt.Sprintf("gi_xform_%s_%d%d", core.KernelSuffix(s.Depth), s.Chans, d.Chans)
 		return launch(str, name, 16/s.Depth.Size(), s, d, cvtArgs{tab: mp})

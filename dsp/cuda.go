@@ -191,13 +191,8 @@ func iirScanCUDA(str core.Stream, dev core.Backend, st *iirStep, p iirParams) er
 func iirPowers(str core.Stream, dev core.Backend, c *cascade, kernel string, n int) (*core.Buffer, error) {
 	pp := iirPowersParams{S: int32(c.k * c.p)}
 	copy(pp.A[:], c.a)
-	return devcache.Derived(dev, str, kernel, [][]byte{f64Bytes(c.a)}, n*8, func(buf *core.Buffer) error {
+	return devcache.Derived(dev, str, kernel, [][]byte{core.HostBytes(c.a)}, n*8, func(buf *core.Buffer) error {
 		pp.Mats = buf.Ptr
 		return dev.Launch(str, kernel, [3]int{1, 1, 1}, [3]int{iirMaxS * iirMaxS, 1, 1}, 0, core.Struct(&pp))
 	})
-}
-
-// f64Bytes is v's bytes, a cache key.
-func f64Bytes(v []float64) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 8*len(v))
 }

@@ -4,7 +4,6 @@ package dsp
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/cuda"
@@ -67,11 +66,11 @@ func fusedConvCUDA(str core.Stream, b *cuda.Backend, ds []*core.State, s *core.S
 	grid := fusedGrid(n, (rows*frames+1)/2, core.MultiProcessors(b))
 	key := make([][]byte, len(gs))
 	for k, g := range gs {
-		key[k] = f32Bytes(g)
+		key[k] = core.HostBytes(g)
 	}
 	size := 8 * n * len(gs)
 	hs, err := devcache.Derived(b, str, fmt.Sprintf("fftfused-%d-%d", n, len(gs)), key, size, func(buf *core.Buffer) error {
-		spec := f32Bytes(fusedSpectra(gs, n))
+		spec := core.HostBytes(fusedSpectra(gs, n))
 		return b.Copy2D(core.Copy{Dst: buf, SrcHost: spec, DstPitch: size, SrcPitch: size, Width: size, Rows: 1}, str)
 	})
 	if err != nil {
@@ -127,7 +126,7 @@ func cufftConvCUDA(str core.Stream, b *cuda.Backend, d, s *core.State, g []float
 	// The taps' spectrum, made the first time the taps are used with this frame
 	// (devcache.go): the taps reversed through launches' parameters (a copy from
 	// host memory would wait for the stream), zero-padded to nfft, one R2C.
-	hs, err := devcache.Derived(b, str, fmt.Sprintf("fftconv-%d", nfft), [][]byte{f32Bytes(g)}, half*8, func(spec *core.Buffer) error {
+	hs, err := devcache.Derived(b, str, fmt.Sprintf("fftconv-%d", nfft), [][]byte{core.HostBytes(g)}, half*8, func(spec *core.Buffer) error {
 		hpad, err := alloc(nfft * 4)
 		if err != nil {
 			return err
@@ -192,9 +191,4 @@ func rfft(b *cuda.Backend, str core.Stream, nfft, batch int, in, out uintptr) er
 		return err
 	}
 	return pl.Exec(b, str, func(p *cufft.Plan) error { return p.ExecR2C(in, out) })
-}
-
-// f32Bytes is v's bytes, a cache key.
-func f32Bytes(v []float32) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
 }

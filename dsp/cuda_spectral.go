@@ -55,7 +55,7 @@ func specSetup(str core.Stream, s *core.State, sp *spectral) (*cuda.Backend, *co
 	for i, v := range sp.win {
 		win[i] = float32(v)
 	}
-	wb := f32Bytes(win)
+	wb := core.HostBytes(win)
 	wbuf, err := devcache.Derived(b, str, "spec-window", [][]byte{wb}, len(wb), func(buf *core.Buffer) error {
 		return b.Copy2D(core.Copy{Dst: buf, SrcHost: wb, DstPitch: len(wb), SrcPitch: len(wb), Width: len(wb), Rows: 1}, str)
 	})

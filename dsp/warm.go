@@ -55,7 +55,7 @@ var warmups = memo.Cache[string, int]{Max: 256}
 // the state the inputs before it left; a given initial state zi adds its own
 // effect, decayed as much).
 func (c *cascade) warmup() int {
-	key := string(f64Bytes(c.coef)) + string(rune(c.k)) + string(rune(c.p))
+	key := string(core.HostBytes(c.coef)) + string(rune(c.k)) + string(rune(c.p))
 	w, _ := warmups.Get(key, func() (int, error) { return c.findWarmup(), nil })
 	return w
 }

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"math"
-	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/devcache"
@@ -16,11 +15,7 @@ import (
 // them).
 func shepardCUDA(str core.Stream, d, m *core.State, pl *plan) error {
 	pts, cells := pl.sorted()
-	pb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(pts))), len(pts)*4)
-	var cb []byte
-	if len(cells) > 0 {
-		cb = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(cells))), len(cells)*4)
-	}
+	pb, cb := core.HostBytes(pts), core.HostBytes(cells)
 	size := len(pb) + len(cb)
 	buf, err := devcache.Derived(d.Dev, str, "interp-shepard", [][]byte{pb, cb}, size, func(buf *core.Buffer) error {
 		if err := d.Dev.Copy2D(core.Copy{Dst: buf, SrcHost: pb, DstPitch: len(pb), SrcPitch: len(pb), Width: len(pb), Rows: 1}, str); err != nil {

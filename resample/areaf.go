@@ -113,7 +113,7 @@ func (pl *resizePlan) areaf() *areafTables {
 
 // pieces is the tables as the device holds them.
 func (t *areafTables) pieces() [][]byte {
-	return [][]byte{tableBytes(t.x), tableBytes(t.y)}
+	return [][]byte{core.HostBytes(t.x), core.HostBytes(t.y)}
 }
 
 // areafStrip is the output pixels a block of the kernel takes a row: the most,

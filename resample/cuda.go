@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 	"github.com/gpuimg/gpuimg/internal/devcache"
@@ -105,8 +104,8 @@ func polyLaunch(pl *plan, outn, rows int, slots func(name string, block, smem in
 // polyCUDA launches polyLaunch's kernel over d, with the plan's polyphase taps on
 // the device (copied the first time, then kept: internal/devcache).
 func polyCUDA(str core.Stream, d, s *core.State, pl *plan, t0 int64) error {
-	size := len(pl.h) * 4
-	hb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(pl.h))), size)
+	hb := core.HostBytes(pl.h)
+	size := len(hb)
 	key := fmt.Sprintf("resample-poly-%d", pl.up)
 	buf, err := devcache.Derived(s.Dev, str, key, [][]byte{hb}, size, func(buf *core.Buffer) error {
 		return s.Dev.Copy2D(core.Copy{Dst: buf, SrcHost: hb, DstPitch: size, SrcPitch: size, Width: size, Rows: 1}, str)
@@ -279,9 +278,9 @@ func (pl *resizePlan) deviceTables() ([][]byte, uint64) {
 	pl.tabsOnce.Do(func() {
 		switch pl.kind {
 		case kindGather:
-			pl.tabs = [][]byte{tableBytes(pl.xs), tableBytes(pl.ys)}
+			pl.tabs = [][]byte{core.HostBytes(pl.xs), core.HostBytes(pl.ys)}
 		case kindSep:
-			pl.tabs = [][]byte{tableBytes(pl.x.start), tableBytes(pl.x.w), tableBytes(pl.y.start), tableBytes(pl.y.w)}
+			pl.tabs = [][]byte{core.HostBytes(pl.x.start), core.HostBytes(pl.x.w), core.HostBytes(pl.y.start), core.HostBytes(pl.y.w)}
 		}
 		pl.tabsSum = devcache.Sum(pl.tabs)
 	})
@@ -679,13 +678,6 @@ func resizeRegRows(name string, dh, gx, e, sms int, shrink bool) int {
 	}
 	th = max(1, min(resizeThMax, th))
 	return max(th, (dh+65534)/65535)
-}
-
-// tableBytes is a table's memory as bytes (little-endian hosts), as the
-// kernels read it.
-func tableBytes[T int32 | uint32 | float32 | areaRun](v []T) []byte {
-	var z T
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*int(unsafe.Sizeof(z)))
 }
 
 // pyrCUDA launches gi_pyrdown_* (kernels/resample_pyr.cu): a thread an output

@@ -180,7 +180,7 @@ func (pl *resizePlan) pmma(off int) *pmmaTables {
 
 // pieces is the tables as the device holds them, one after another.
 func (t *pmmaTables) pieces() [][]byte {
-	return [][]byte{tableBytes(t.h.frags), tableBytes(t.v.frags), tableBytes(t.h.a0), tableBytes(t.v.a0)}
+	return [][]byte{core.HostBytes(t.h.frags), core.HostBytes(t.v.frags), core.HostBytes(t.h.a0), core.HostBytes(t.v.a0)}
 }
 
 // pmmaRows is the rows of X a block row of a pass walks: a multiple of 32, as

@@ -63,6 +63,14 @@ func Struct[T any](p *T) Params { return structParams[T]{p} }
 
 type structParams[T any] struct{ p *T }
 
+// HostBytes is the memory of v's elements as bytes (as a kernel reads it on a
+// little-endian host), without a copy: for uploads of tables and for cache
+// keys (internal/devcache). T must hold no pointers.
+func HostBytes[T any](v []T) []byte {
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*int(unsafe.Sizeof(z)))
+}
+
 func (s structParams[T]) ParamBytes() ([]byte, int) {
 	return unsafe.Slice((*byte)(unsafe.Pointer(s.p)), unsafe.Sizeof(*s.p)), int(unsafe.Alignof(*s.p))
 }
