@@ -45,13 +45,12 @@ const areafMaxInner = 257
 // thread of its block.
 const areafVecs = resizeRT
 
-// areafTables are a plan's runs along x and y and their devcache.Sum; ok false
-// where the kernel cannot take the plan.
+// areafTables are a plan's runs along x and y, the output pixels of a block's
+// strip (areafStrip) and the runs' devcache.Sum.
 type areafTables struct {
 	x, y []areaRun
 	tw   int
 	sum  uint64
-	ok   bool
 }
 
 // areaRuns is an area axis as runs: it reports false where an output's taps are
@@ -86,27 +85,25 @@ func areaRuns(a axis, n, maxInner int) ([]areaRun, bool) {
 	return runs, true
 }
 
-// areaf is the plan's runs, built on first use (nil where the kernel cannot
-// take it: not one of InterArea's fractional 8-bit shrinks of 1, 3 or 4
-// channels).
+// areaf is the plan's runs, built on first use; nil where the kernel cannot
+// take the plan (not one of InterArea's fractional 8-bit shrinks of 1, 3 or 4
+// channels, or its runs or strips do not fit the kernel).
 func (pl *resizePlan) areaf() *areafTables {
 	pl.areafOnce.Do(func() {
-		t := &areafTables{}
-		pl.areafTabs = t
 		if !pl.area || pl.depth != core.Depth8U || (pl.cn != 1 && pl.cn != 3 && pl.cn != 4) {
 			return
 		}
-		var okx, oky bool
-		t.x, okx = areaRuns(pl.x, pl.sw, areafMaxInner)
-		t.y, oky = areaRuns(pl.y, pl.sh, areafMaxInner)
+		x, okx := areaRuns(pl.x, pl.sw, areafMaxInner)
+		y, oky := areaRuns(pl.y, pl.sh, areafMaxInner)
 		if !okx || !oky {
 			return
 		}
-		if t.tw = areafStrip(t.x, pl.cn); t.tw == 0 {
+		t := &areafTables{x: x, y: y, tw: areafStrip(x, pl.cn)}
+		if t.tw == 0 {
 			return
 		}
-		t.ok = true
 		t.sum = devcache.Sum(t.pieces())
+		pl.areafTabs = t
 	})
 	return pl.areafTabs
 }
@@ -155,27 +152,19 @@ func resizeAreaf(str core.Stream, s *core.State, pl *resizePlan, p resizeParams)
 		return false, nil
 	}
 	t := pl.areaf()
-	if !t.ok {
+	if t == nil {
 		return false, nil
 	}
-	tw := t.tw
-	tabs := t.pieces()
-	buf, err := uploadTables(s, str, "resample-areaf", tabs, t.sum)
+	buf, at, err := uploadTables(s, str, "resample-areaf", t.pieces(), t.sum)
 	if err != nil {
 		return true, err
 	}
 	defer buf.Release()
-	at := tableAt(buf, tabs)
-	p.Xstart, p.Ystart, p.Th = at(0), at(1), int32(tw)
-	name := fmt.Sprintf("gi_resize_areaf_u8c%d", pl.cn)
-	gx := (pl.dw + tw - 1) / tw
-	return true, s.Dev.Launch(str, name, [3]int{gx, areafRows(gx, pl.dh), 1}, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
-}
-
-// areafRows is the kernel's block rows: a block a row (each walks the rows
-// gridDim.y apart where there are more than 65535).
-func areafRows(gx, rows int) int {
-	return min(rows, 65535)
+	p.Xstart, p.Ystart, p.Th = at(0), at(1), int32(t.tw)
+	// A block a strip of a row (walking the rows gridDim.y apart where there are
+	// more than 65535).
+	grid := [3]int{(pl.dw + t.tw - 1) / t.tw, min(pl.dh, 65535), 1}
+	return true, s.Dev.Launch(str, fmt.Sprintf("gi_resize_areaf_u8c%d", pl.cn), grid, [3]int{resizeRT, 1, 1}, 0, core.Struct(&p))
 }
 
 // areafEmulate is the kernel on the CPU for an 8-bit image of cn channels

@@ -33,7 +33,7 @@ func TestAreafEmulated(t *testing.T) {
 				t.Fatalf("%s: not an area plan", name)
 			}
 			tabs := pl.areaf()
-			if !tabs.ok {
+			if tabs == nil {
 				t.Fatalf("%s: the kernel does not take it", name)
 			}
 			src := make([]byte, sw*shh*cn)
@@ -95,7 +95,12 @@ func TestAreafEmulated(t *testing.T) {
 func TestAreafStrip(t *testing.T) {
 	for _, c := range []struct{ sw, dw, cn, want int }{{3840, 224, 3, 38}, {3840, 2560, 3, 427}, {7680, 224, 3, 19}, {3840, 224, 1, 112}} {
 		pl := newResizePlan(c.sw, 100, c.dw, 50, c.cn, core.Depth8U, float64(c.dw)/float64(c.sw), 0.5, InterArea)
-		if got := pl.areaf().tw; got != c.want {
+		tabs := pl.areaf()
+		if tabs == nil {
+			t.Errorf("%d -> %d c%d: the kernel does not take it", c.sw, c.dw, c.cn)
+			continue
+		}
+		if got := tabs.tw; got != c.want {
 			t.Errorf("%d -> %d c%d: %d pixels a strip, want %d", c.sw, c.dw, c.cn, got, c.want)
 		}
 	}

@@ -150,12 +150,12 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 	tabs, sum := pl.deviceTables()
 	var at func(int) uintptr
 	if len(tabs) > 0 {
-		buf, err := uploadTables(s, str, "resample-resize", tabs, sum)
+		buf, a, err := uploadTables(s, str, "resample-resize", tabs, sum)
 		if err != nil {
 			return err
 		}
 		defer buf.Release()
-		at = tableAt(buf, tabs)
+		at = a
 	}
 	gy := func(n int) int { return min(n, 65535) }
 	sfx := resizeSuffix(pl.depth)
@@ -220,13 +220,14 @@ func resizeCUDA(str core.Stream, d, s *core.State, pl *resizePlan) error {
 }
 
 // uploadTables is tables (of devcache.Sum sum) one after another on s's device,
-// kept for the next call with the same tables (internal/devcache) under kind.
-func uploadTables(s *core.State, str core.Stream, kind string, tabs [][]byte, sum uint64) (*core.Buffer, error) {
+// kept for the next call with the same tables (internal/devcache) under kind,
+// and at, the device address of table i. The caller releases the buffer.
+func uploadTables(s *core.State, str core.Stream, kind string, tabs [][]byte, sum uint64) (buf *core.Buffer, at func(i int) uintptr, err error) {
 	size := 0
 	for _, t := range tabs {
 		size += len(t)
 	}
-	return devcache.DerivedSum(s.Dev, str, kind, sum, size, func(buf *core.Buffer) error {
+	buf, err = devcache.DerivedSum(s.Dev, str, kind, sum, size, func(buf *core.Buffer) error {
 		off := 0
 		for _, t := range tabs {
 			c := core.Copy{Dst: buf, DstOff: off, SrcHost: t, DstPitch: len(t), SrcPitch: len(t), Width: len(t), Rows: 1}
@@ -237,18 +238,16 @@ func uploadTables(s *core.State, str core.Stream, kind string, tabs [][]byte, su
 		}
 		return nil
 	})
-}
-
-// tableAt is the device address of table i of tabs, laid out in buf by
-// uploadTables.
-func tableAt(buf *core.Buffer, tabs [][]byte) func(i int) uintptr {
-	return func(i int) uintptr {
+	if err != nil {
+		return nil, nil, err
+	}
+	return buf, func(i int) uintptr {
 		off := 0
 		for _, t := range tabs[:i] {
 			off += len(t)
 		}
 		return buf.Ptr + uintptr(off)
-	}
+	}, nil
 }
 
 // gatherKernel is the gi_resize_gather_* kernel for a nearest plan from s into d

@@ -93,7 +93,7 @@ func AreafTakes(cols, rows, chans int, size image.Point, fx, fy float64, interp 
 		return false
 	}
 	pl := newResizePlan(cols, rows, size.X, size.Y, chans, core.Depth8U, ifx, ify, interp)
-	return areafMode == "on" && pl.area && pl.areaf().ok
+	return areafMode == "on" && pl.areaf() != nil
 }
 
 // SetAreafMode sets GPUIMG_AREAF's mode for a test; restore puts it back.

@@ -209,13 +209,11 @@ func resizePMMA(str core.Stream, s *core.State, pl *resizePlan, p resizeParams) 
 	if t == nil {
 		return false, nil
 	}
-	tabs := t.pieces()
-	buf, err := uploadTables(s, str, "resample-pmma", tabs, t.sum)
+	buf, at, err := uploadTables(s, str, "resample-pmma", t.pieces(), t.sum)
 	if err != nil {
 		return true, err
 	}
 	defer buf.Release()
-	at := tableAt(buf, tabs)
 	// The intermediate: a row of each of the dw*cn output columns of the
 	// horizontal pass, sh bytes (the source rows) long.
 	mids := pl.dw * pl.cn
