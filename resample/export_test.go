@@ -2,7 +2,6 @@ package resample
 
 import (
 	"image"
-	"math"
 
 	"github.com/gpuimg/gpuimg/internal/core"
 )
@@ -83,11 +82,9 @@ func ScalePMMA(sw, sh, dw, dh, cn int, f Filter, off int) (h, v int, first bool)
 // gi_resize_areaf_* may take (with GPUIMG_AREAF=on), whose results are within
 // one of the CPU device's rather than equal (resample/areaf.go).
 func AreafTakes(cols, rows, chans int, size image.Point, fx, fy float64, interp Interpolation) bool {
-	ifx, ify := fx, fy
-	if size == (image.Point{}) {
-		size = image.Pt(int(math.RoundToEven(float64(cols)*fx)), int(math.RoundToEven(float64(rows)*fy)))
-	} else {
-		ifx, ify = float64(size.X)/float64(cols), float64(size.Y)/float64(rows)
+	size, ifx, ify, err := resizeTarget(cols, rows, size, fx, fy)
+	if err != nil {
+		return false
 	}
 	if size.X == cols && size.Y == rows {
 		return false

@@ -119,27 +119,9 @@ func Resize(src, dst *gpuimage.Image, size image.Point, fx, fy float64, interp I
 	if size.X < 0 || size.Y < 0 {
 		return fmt.Errorf("%s: size %dx%d is negative", op, size.X, size.Y)
 	}
-	ifx, ify := fx, fy
-	if size.X == 0 || size.Y == 0 {
-		if size.X != 0 || size.Y != 0 {
-			return fmt.Errorf("%s: size %dx%d: give both sides, or neither and fx, fy", op, size.X, size.Y)
-		}
-		if !(fx > 0 && fy > 0) || math.IsInf(fx, 0) || math.IsInf(fy, 0) {
-			return fmt.Errorf("%s: no size, and scale factors fx %v, fy %v are not both positive", op, fx, fy)
-		}
-		w, h := float64(s.Cols)*fx, float64(s.Rows)*fy
-		if w >= maxResize || h >= maxResize || w*h >= maxResize {
-			return fmt.Errorf("%s: %gx%g from %dx%d at fx %v, fy %v: too large", op, w, h, s.Cols, s.Rows, fx, fy)
-		}
-		size = image.Pt(int(math.RoundToEven(w)), int(math.RoundToEven(h)))
-		if size.X < 1 || size.Y < 1 {
-			return fmt.Errorf("%s: %dx%d at fx %v, fy %v gives an empty %dx%d", op, s.Cols, s.Rows, fx, fy, size.X, size.Y)
-		}
-	} else {
-		if size.X >= maxResize || size.Y >= maxResize || int64(size.X)*int64(size.Y) >= maxResize {
-			return fmt.Errorf("%s: size %dx%d: too large", op, size.X, size.Y)
-		}
-		ifx, ify = float64(size.X)/float64(s.Cols), float64(size.Y)/float64(s.Rows)
+	size, ifx, ify, err := resizeTarget(s.Cols, s.Rows, size, fx, fy)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
 	}
 	if size.X == s.Cols && size.Y == s.Rows {
 		return src.CopyTo(dst, opts...)
@@ -149,6 +131,38 @@ func Resize(src, dst *gpuimage.Image, size image.Point, fx, fy float64, interp I
 		return newResizePlan(s.Cols, s.Rows, size.X, size.Y, s.Chans, s.Depth, ifx, ify, interp)
 	})
 	return runResize(op, s, dst, pl, opts)
+}
+
+// resizeTarget is cv::resize's output size and inverse scale factors for a
+// cols x rows source: size with size/source's size where size is given, else
+// round(cols*fx) x round(rows*fy) with fx, fy; an error where size is negative or
+// half given, the factors are not positive and finite, or the result is empty
+// or too large.
+func resizeTarget(cols, rows int, size image.Point, fx, fy float64) (image.Point, float64, float64, error) {
+	if size.X < 0 || size.Y < 0 {
+		return size, 0, 0, fmt.Errorf("size %dx%d is negative", size.X, size.Y)
+	}
+	if size.X != 0 && size.Y != 0 {
+		if size.X >= maxResize || size.Y >= maxResize || int64(size.X)*int64(size.Y) >= maxResize {
+			return size, 0, 0, fmt.Errorf("size %dx%d: too large", size.X, size.Y)
+		}
+		return size, float64(size.X) / float64(cols), float64(size.Y) / float64(rows), nil
+	}
+	if size.X != 0 || size.Y != 0 {
+		return size, 0, 0, fmt.Errorf("size %dx%d: give both sides, or neither and fx, fy", size.X, size.Y)
+	}
+	if !(fx > 0 && fy > 0) || math.IsInf(fx, 0) || math.IsInf(fy, 0) {
+		return size, 0, 0, fmt.Errorf("no size, and scale factors fx %v, fy %v are not both positive", fx, fy)
+	}
+	w, h := float64(cols)*fx, float64(rows)*fy
+	if w >= maxResize || h >= maxResize || w*h >= maxResize {
+		return size, 0, 0, fmt.Errorf("%gx%g from %dx%d at fx %v, fy %v: too large", w, h, cols, rows, fx, fy)
+	}
+	size = image.Pt(int(math.RoundToEven(w)), int(math.RoundToEven(h)))
+	if size.X < 1 || size.Y < 1 {
+		return size, 0, 0, fmt.Errorf("%dx%d at fx %v, fy %v gives an empty %dx%d", cols, rows, fx, fy, size.X, size.Y)
+	}
+	return size, fx, fy, nil
 }
 
 // runResize makes dst (a new image first where it shares memory with src) and
