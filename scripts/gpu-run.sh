@@ -10,6 +10,8 @@
 # PART=dsp: the signal package's GPU tests, benchmark and peers (CuPy, PyTorch);
 # PART=resample: the resampling package's GPU tests, benchmark and peers;
 # PART=resize: Resize and the pyramids: GPU tests, bench with NPP and OpenCV, ncu;
+# PART=areaf: the vertical-first area kernel (GPUIMG_AREAF): its GPU tests, memcheck,
+#   the area cases with it off and on (twice each, alternating), ncu;
 # PART=interp: Shepard, the colormaps and dsp's spectra: GPU tests, CLI, bench with
 #   CuPy and torch, memcheck;
 # PART=wavelet: the wavelet transforms and Denoise: GPU tests, CLI, bench with the
@@ -77,6 +79,25 @@ if [ "$part" = resample ]; then
   tail -1 "$out/resample-cli.log"
   step resample-sweep bash -c ".gpu/bench -sizes '' -only 'resample ' -e2e=false -reps 20 -o '$out/dsp-bench.csv' && RESAMPLE_ONLY=1 python3 bench/peers/dsp_bench.py $dspshapes 20 >>'$out/dsp-bench.csv'"
   step resample-report python3 bench/peers/report.py "$out/dsp-bench.csv" "$out/dsp-report"
+fi
+if [ "$part" = areaf ]; then
+  # resample/areaf.go's kernel against the CPU device (within one), memcheck, and the
+  # bench's area cases with and without it in the same run (alternating, to see the
+  # noise), then ncu of gi_resize_areaf_u8c3 on 4K -> 224x224.
+  step areaf-tests bash -c "cd resample && GPUIMG_AREAF=on '$root/.gpu/tests/resample.test' -test.run 'CUDA|Launched|KernelsExist|Areaf' -test.count=1 -test.v"
+  grep -E "^(--- |ok|PASS|FAIL)" "$out/areaf-tests.log" | head -40
+  san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  step areaf-memcheck bash -c "cd resample && GPUIMG_AREAF=on timeout 200 $san --tool memcheck --error-exitcode 9 '$root/.gpu/tests/resample.test' -test.run 'CUDAResizeMatches' -test.short -test.count=1 2>&1 | tail -3"
+  i=0
+  for m in off on off on; do
+    i=$((i + 1))
+    step "areaf-bench-$i-$m" env GPUIMG_AREAF=$m .gpu/bench -sizes 3840x2160,1920x1080,7680x4320 -signals '' -only 'resize area' -e2e=false -reps 30 -o "$out/areaf-bench-$i-$m.csv"
+    grep -v '^bench:' "$out/areaf-bench-$i-$m.log" | head -40
+  done
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  step areaf-ncu env GPUIMG_AREAF=on "$ncu" --clock-control none --kernel-name gi_resize_areaf_u8c3 --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
+    .gpu/bench -e2e=false -signals '' -only 'resize area ->224x224' -sizes 3840x2160 -reps 3 -warmup 3
+  grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Registers Per|Waves Per SM|Warp Cycles Per Issued" "$out/areaf-ncu.log" | head -8
 fi
 if [ "$part" = resize ]; then
   # Resize and the pyramid steps: the GPU tests (identical to the CPU device), the
