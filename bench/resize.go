@@ -72,21 +72,25 @@ func init() {
 		})})
 	}
 	// InterArea's fractional shrinks beyond the (the vertical-first
-	// kernel, resample/areaf.go): other factors and channel counts.
+	// kernel, resample/areaf.go, takes those of 2.5 source rows an output row
+	// or more): other factors, channel counts, and one axis steep, the other mild.
 	for _, c := range []struct {
-		name string
-		mt   gpuimage.MatType
-		f    float64
-		size image.Point
+		name   string
+		mt     gpuimage.MatType
+		fx, fy float64
+		size   image.Point
 	}{
-		{"resize area 0.3", gpuimage.CV8UC3, 0.3, image.Point{}},
-		{"resize area 0.4", gpuimage.CV8UC3, 0.4, image.Point{}},
-		{"resize area ->224x224 8UC1", gpuimage.CV8UC1, 0, image.Pt(224, 224)},
-		{"resize area ->224x224 8UC4", gpuimage.CV8UC4, 0, image.Pt(224, 224)},
-		{"resize area 2/3 8UC4", gpuimage.CV8UC4, 2.0 / 3, image.Point{}},
+		{"resize area 0.3", gpuimage.CV8UC3, 0.3, 0.3, image.Point{}},
+		{"resize area 0.4", gpuimage.CV8UC3, 0.4, 0.4, image.Point{}},
+		{"resize area ->224x224 8UC1", gpuimage.CV8UC1, 0, 0, image.Pt(224, 224)},
+		{"resize area ->224x224 8UC4", gpuimage.CV8UC4, 0, 0, image.Pt(224, 224)},
+		{"resize area 2/3 8UC4", gpuimage.CV8UC4, 2.0 / 3, 2.0 / 3, image.Point{}},
+		{"resize area fx 0.06 fy 2/3", gpuimage.CV8UC3, 0.06, 2.0 / 3, image.Point{}},
+		{"resize area fx 2/3 fy 0.06", gpuimage.CV8UC3, 2.0 / 3, 0.06, image.Point{}},
+		{"resize area fx 2/3 fy 0.3", gpuimage.CV8UC3, 2.0 / 3, 0.3, image.Point{}},
 	} {
 		cases = append(cases, benchCase{c.name, resized(c.mt, func(src, dst *gpuimage.Image, on gpuimage.Option) error {
-			return resample.Resize(src, dst, c.size, c.f, c.f, resample.InterArea, on)
+			return resample.Resize(src, dst, c.size, c.fx, c.fy, resample.InterArea, on)
 		})})
 	}
 	cases = append(cases,

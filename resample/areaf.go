@@ -10,24 +10,46 @@ import (
 )
 
 // InterArea's 8-bit shrinks by other than whole factors on the GPU, the
-// vertical pass first (kernels/resample_areaf.cu's gi_resize_areaf_u8cN), an
-// opt-in: GPUIMG_AREAF=on. Along each axis OpenCV's area weights are a partial
-// first tap, equal inner taps and a partial last one, so the kernel sums the
-// inner rows' bytes as integers (exact) and weighs each column once a row, then
-// sums each output's columns: a few integer operations a source byte instead of
-// a product and a sum a byte and source row. The sums run in another order than
-// OpenCV's (which sums each source row's columns first), so a result may differ
-// from OpenCV's (and the CPU device's) by one where OpenCV's float sum lies
-// within rounding of a half (TestAreafEmulated: 2e-5 of the elements near 1x,
-// 1e-3 at 34x, where OpenCV's float sums run over more pixels): the
-// quality bar's ±1 for OpenCV's float arithmetic. Without the opt-in those
-// plans stay on the kernels that reproduce OpenCV's order (gi_resize_tile_f_*).
-// The kernel is in the fatbin and its arithmetic is checked on the CPU
-// (areafEmulate), but it has not yet run on a GPU: it stays an opt-in until
-// resample's CUDA tests and the bench have run with GPUIMG_AREAF=on.
+// vertical pass first (kernels/resample_areaf.cu's gi_resize_areaf_u8cN). Along
+// each axis OpenCV's area weights are a partial first tap, equal inner taps and
+// a partial last one, so the kernel sums the inner rows' bytes as integers
+// (exact) and weighs each column once a row, then sums each output's columns: a
+// few integer operations a source byte instead of a product and a sum a byte
+// and source row. The sums run in another order than OpenCV's (which sums each
+// source row's columns first), so a result may differ from OpenCV's (and the
+// CPU device's) by one where OpenCV's float sum lies within rounding of a half
+// (TestAreafEmulated: 2e-5 of the elements near 1x, 1e-3 at 34x, where OpenCV's
+// float sums run over more pixels): the quality bar's ±1 for OpenCV's float
+// arithmetic.
+//
+// It takes the shrinks whose rows it sums many of, by default: 2.5 source rows
+// an output row or more (areafVertical). Measured on the H100 (2026-12-07
+// 21:08Z, bench, µs, against gi_resize_tile_f_*, which keeps OpenCV's order):
+// 8UC3 4K->224x224 19.2 -> 11.0, 8K->224x224 77.9 -> 40.7, 1080p->224x224
+// 10.6 -> 7.0, 4K by 0.3 24.6 -> 20.3, by 0.4 28.6 -> 24.9; but by 2/3 (1.5
+// rows an output) 44.3 -> 49.2, so milder shrinks stay on the tile kernel.
+// GPUIMG_AREAF=off keeps every plan on the tile kernel (OpenCV's results
+// exactly); GPUIMG_AREAF=on sends every plan the kernel can take to it (the
+// tests use it for the mild shrinks).
 
-// areafMode is GPUIMG_AREAF: "on" sends the plans the kernel can take to it.
+// areafMode is GPUIMG_AREAF: "off", "on", or anything else for the default.
 var areafMode = os.Getenv("GPUIMG_AREAF")
+
+// areafVertical is the fewest source rows an output row (sh/dh) of the plans
+// the kernel takes by default.
+const areafVertical = 2.5
+
+// areafTakes reports whether the plan runs on the kernel (by GPUIMG_AREAF and
+// the plan's shape) where the image allows it: its tables, or nil.
+func (pl *resizePlan) areafTakes() *areafTables {
+	switch {
+	case areafMode == "off":
+		return nil
+	case areafMode != "on" && float64(pl.sh) < areafVertical*float64(pl.dh):
+		return nil
+	}
+	return pl.areaf()
+}
 
 // areaRun is an output's taps along an axis as the kernel reads them (its
 // AreaRun, 32 bytes): n source indices from start, the first weighted w0, the
@@ -144,14 +166,14 @@ func areafStrip(runs []areaRun, cn int) int {
 }
 
 // resizeAreaf runs the plan on gi_resize_areaf_u8cN where it can, reporting
-// whether it did: GPUIMG_AREAF=on, the plan's runs exist, the source's address
+// whether it did: areafTakes says so, the source's address
 // and rows are multiples of 16 bytes and its vectors lie in its allocation
 // (tileReadable).
 func resizeAreaf(str core.Stream, s *core.State, pl *resizePlan, p resizeParams) (bool, error) {
-	if areafMode != "on" || !s.Aligned(16) || !tileReadable(s) {
+	if !s.Aligned(16) || !tileReadable(s) {
 		return false, nil
 	}
-	t := pl.areaf()
+	t := pl.areafTakes()
 	if t == nil {
 		return false, nil
 	}

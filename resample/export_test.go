@@ -79,7 +79,7 @@ func ScalePMMA(sw, sh, dw, dh, cn int, f Filter, off int) (h, v int, first bool)
 
 // AreafTakes reports whether a resize of a cols x rows 8-bit image of chans
 // channels (to size, or by fx, fy where size is zero) by interp is one that
-// gi_resize_areaf_* may take (with GPUIMG_AREAF=on), whose results are within
+// gi_resize_areaf_* takes (by GPUIMG_AREAF and its shape), whose results are within
 // one of the CPU device's rather than equal (resample/areaf.go).
 func AreafTakes(cols, rows, chans int, size image.Point, fx, fy float64, interp Interpolation) bool {
 	size, ifx, ify, err := resizeTarget(cols, rows, size, fx, fy)
@@ -90,7 +90,7 @@ func AreafTakes(cols, rows, chans int, size image.Point, fx, fy float64, interp 
 		return false
 	}
 	pl := newResizePlan(cols, rows, size.X, size.Y, chans, core.Depth8U, ifx, ify, interp)
-	return areafMode == "on" && pl.areaf() != nil
+	return pl.areafTakes() != nil
 }
 
 // SetAreafMode sets GPUIMG_AREAF's mode for a test; restore puts it back.

@@ -80,8 +80,37 @@ func TestResizeKernelsExist(t *testing.T) {
 	rec.CheckLaunched(t)
 }
 
-// The opt-in area kernel (GPUIMG_AREAF=on): InterArea's 8-bit fractional
-// shrinks of 1, 3 and 4 channels launch gi_resize_areaf_u8cN, which exists.
+// Which area shrinks the vertical-first kernel takes: by default those of 2.5
+// source rows an output row or more (whatever the horizontal factor), with
+// GPUIMG_AREAF=off none, with =on all it can.
+func TestAreafRouting(t *testing.T) {
+	sizes := []image.Point{{22, 22}, {300, 86}, {256, 144}, {22, 100}, {100, 216}}
+	for _, c := range []struct {
+		mode string
+		want int
+	}{{"", 2}, {"auto", 2}, {"off", 0}, {"on", 5}} {
+		func() {
+			defer resample.SetAreafMode(c.mode)()
+			rec := tu.NewRecorder()
+			src := rec.Image(t, 216, 384, gpuimage.CV8UC3)
+			defer src.Close()
+			for _, sz := range sizes {
+				dst := &gpuimage.Image{}
+				if err := resample.Resize(src, dst, sz, 0, 0, resample.InterArea); err != nil {
+					t.Fatal(err)
+				}
+				dst.Close()
+			}
+			if n := rec.Launched("gi_resize_areaf_u8c3"); n != c.want {
+				t.Errorf("GPUIMG_AREAF=%q: gi_resize_areaf_u8c3 launched %d times for %v, want %d", c.mode, n, sizes, c.want)
+			}
+		}()
+	}
+}
+
+// The vertical-first area kernel, forced (GPUIMG_AREAF=on): InterArea's 8-bit
+// fractional shrinks of 1, 3 and 4 channels launch gi_resize_areaf_u8cN, which
+// exists.
 func TestAreafKernelsExist(t *testing.T) {
 	defer resample.SetAreafMode("on")()
 	rec := tu.NewRecorder()

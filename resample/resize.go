@@ -99,11 +99,12 @@ const maxResize = 1 << 30
 // round(rows*fy); the scale factors are size/src's size when size is given, fx
 // and fy otherwise. 8U, 16U, 16S and 32F images of 1 to 4 channels; 8-bit
 // results are OpenCV's own (its fixed-point arithmetic, reproduced), others
-// within a unit of the last place. With GPUIMG_AREAF=on (an opt-in, not yet
-// measured on a GPU), InterArea's 8-bit shrinks by other than whole factors,
-// which OpenCV computes in float, sum the rows first on the GPU, and an element
-// may differ from OpenCV's by one where its sum lies within rounding of a half
-// (from 2e-5 of the elements near 1x to 1e-3 at 34x: resample/areaf.go).
+// within a unit of the last place. One exception: InterArea's 8-bit shrinks by
+// other than whole factors with 2.5 source rows an output row or more, which
+// OpenCV computes in float, sum the rows first on the GPU, and an element may
+// differ from OpenCV's by one where its float sum lies within rounding of a half
+// (from 2e-5 of the elements near 1x to 1e-3 at 34x); GPUIMG_AREAF=off gives
+// OpenCV's results there too (resample/areaf.go).
 func Resize(src, dst *gpuimage.Image, size image.Point, fx, fy float64, interp Interpolation, opts ...gpuimage.Option) error {
 	const op = "resample.Resize"
 	s := core.StateOf(src)

@@ -20,7 +20,8 @@ import (
 // 4097x3 images, views inside a larger image (unaligned: the fast path's fallback),
 // into poisoned outputs. The kernels reproduce the CPU twin's arithmetic operation
 // for operation, so the results must be identical, except InterArea's 8-bit
-// fractional shrinks on gi_resize_areaf_* (GPUIMG_AREAF=on: rows summed first):
+// fractional shrinks on gi_resize_areaf_* (the steep ones by default, all with
+// GPUIMG_AREAF=on, none with =off: rows summed first):
 // within one, at most one element in a hundred off (areafTol).
 func TestCUDAResizeMatchesCPU(t *testing.T) {
 	gpu := tu.CUDA(t)

@@ -105,9 +105,12 @@ if [ "$part" = resize ]; then
   # the same run, the comparison table and report, ncu of the main kernels, memcheck.
   step resize-tests bash -c "cd resample && '$root/.gpu/tests/resample.test' -test.run 'CUDAResize|CUDAPyr|CUDAScale|KernelsExist|Params|Choice' -test.count=1 -test.v"
   grep -E "^(--- |ok|PASS|FAIL)" "$out/resize-tests.log" | head -20
-  # The opt-in vertical-first area kernel (resample/areaf.go): within one of the CPU device.
-  step resize-tests-areaf bash -c "cd resample && GPUIMG_AREAF=on '$root/.gpu/tests/resample.test' -test.run 'CUDAResize' -test.count=1 -test.v"
-  grep -E "^(--- |ok|PASS|FAIL)" "$out/resize-tests-areaf.log" | head -20
+  # The area plans all on the tile kernel (OpenCV's results exactly), then all on the
+  # vertical-first kernel (resample/areaf.go: within one of the CPU device).
+  for m in off on; do
+    step "resize-tests-areaf-$m" bash -c "cd resample && GPUIMG_AREAF=$m '$root/.gpu/tests/resample.test' -test.run 'CUDAResize' -test.count=1 -test.v"
+    grep -E "^(--- |ok|PASS|FAIL)" "$out/resize-tests-areaf-$m.log" | head -20
+  done
   step resize-cli bash -c "for d in cuda cpu; do $cli run testdata/images/chelsea.png -o /tmp/gi-rz-\$d.png -device \$d resize:size=301x190:interp=area pyrdown pyrup resize:fx=2.5:interp=lanczos4 || exit 1; $cli resize testdata/images/coffee.png -o /tmp/gi-rz2-\$d.png -fx 0.5 -device \$d || exit 1; done && cmp /tmp/gi-rz-cuda.png /tmp/gi-rz-cpu.png && cmp /tmp/gi-rz2-cuda.png /tmp/gi-rz2-cpu.png && echo identical"
   tail -1 "$out/resize-cli.log"
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
@@ -128,7 +131,7 @@ if [ "$part" = resize ]; then
   python3 bench/peers/compare.py "$out/resize.csv" | tee "$out/resize-compare.txt"
   step resize-report python3 bench/peers/report.py "$out/resize.csv" "$out/resize-report" 2793 "$out"
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_tile_x8_4_u8c3:'resize cubic 1/2' gi_resize_sep8_4_c3:'resize cubic x2' gi_resize_tile_x8_8_u8c3:'resize lanczos4 1/2' gi_resize_sep8_2_c3:'resize linear x2' gi_resize_tile_f_u8c3:'resize area ->224' gi_resize_tile_f_u8c3:'resize area 2/3' gi_resize_h_p_u8:'scale lanczos3 1/2'; do
+  for k in gi_resize_area2_u8c3:'resize linear 1/2' gi_resize_tile_x8_4_u8c3:'resize cubic 1/2' gi_resize_sep8_4_c3:'resize cubic x2' gi_resize_tile_x8_8_u8c3:'resize lanczos4 1/2' gi_resize_sep8_2_c3:'resize linear x2' gi_resize_areaf_u8c3:'resize area ->224' gi_resize_tile_f_u8c3:'resize area 2/3' gi_resize_h_p_u8:'scale lanczos3 1/2'; do
     i=$((${i:-0} + 1))
     step "ncu-$i-${k%%:*}" "$ncu" --clock-control none --kernel-name "${k%%:*}" --launch-skip 3 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
       .gpu/bench -e2e=false -only "${k#*:}" -sizes 3840x2160 -reps 3 -warmup 3
