@@ -117,9 +117,6 @@ func Resize(src, dst *gpuimage.Image, size image.Point, fx, fy float64, interp I
 	if s.Chans > 4 {
 		return fmt.Errorf("%s: %d channels (1 to 4)", op, s.Chans)
 	}
-	if size.X < 0 || size.Y < 0 {
-		return fmt.Errorf("%s: size %dx%d is negative", op, size.X, size.Y)
-	}
 	size, ifx, ify, err := resizeTarget(s.Cols, s.Rows, size, fx, fy)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
