@@ -71,10 +71,17 @@ __device__ __forceinline__ float rcp_approx(float x) {
 // copyAsync16 starts a 16-byte copy from global to shared memory (cp.async on
 // sm_80 and later, where copies issued together are in flight together; a load
 // and a store before); copyWait waits for all of this thread's copies. The
-// caller then synchronizes the block before reading them.
+// caller then synchronizes the block before reading them. Ahead has L2 fetch the
+// whole 256-byte span around src from memory (.L2::256B): for a warp whose lanes
+// each stream their own run, 128 bytes a copy, the next copy's bytes are then in
+// L2, and memory serves 256-byte requests instead of 128-byte ones.
+template <bool Ahead = false>
 __device__ __forceinline__ void copyAsync16(void* dst, const void* src) {
 #if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src));
+  if (Ahead)
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src));
+  else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src));
 #else
   *reinterpret_cast<uint4*>(dst) = __ldg(reinterpret_cast<const uint4*>(src));
 #endif
