@@ -27,7 +27,9 @@ sum=$(sha256sum $(ls *.cu *.cuh *.h | sort) | sha256sum | cut -d' ' -f1)
 unit=$(mktemp --suffix=.cu); trap 'rm -f "$unit"; [ -n "${tmp:-}" ] && rm -rf "$tmp"' EXIT
 for f in $srcs; do echo "#include \"$PWD/$f\""; done >"$unit"
 log=$(mktemp)
-"$NVCC" -fatbin -O3 -std=c++14 -I"$PWD" "${archs[@]}" -Xptxas -warn-spills,-warn-lmem-usage -Xfatbin -compress-all \
+# --threads 0: the architectures compile at once, a core each (the build is CPU-bound:
+# on two cores it halves the time).
+"$NVCC" -fatbin --threads 0 -O3 -std=c++14 -I"$PWD" "${archs[@]}" -Xptxas -warn-spills,-warn-lmem-usage -Xfatbin -compress-all \
   -o "$out" "$unit" 2>&1 | tee "$log"
 if grep -qiE 'spill|lmem|warning' "$log"; then
   echo "kernels: nvcc/ptxas reported spills, local memory or warnings (above)" >&2
