@@ -116,6 +116,29 @@ __device__ __forceinline__ void copyWaitPrior() {
 #endif
 }
 
+// mma16832<SignedA, SignedB> adds the product of A (16 x 32 bytes) and B (32 x 8
+// bytes) to c (16 x 8 int32 sums, exact), the fragments as the PTX ISA lays them
+// out for mma.m16n8k32; each operand's bytes are signed (s8) or not (u8). sm_80
+// and newer; nothing before, where the callers do not launch it.
+template <bool SignedA, bool SignedB>
+__device__ __forceinline__ void mma16832(int (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GI_MMA16832(TA, TB)                                                                                \
+  asm("mma.sync.aligned.m16n8k32.row.col.s32." TA "." TB ".s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+      : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])                                                    \
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1))
+  if (SignedA && SignedB)
+    GI_MMA16832("s8", "s8");
+  else if (SignedA)
+    GI_MMA16832("s8", "u8");
+  else if (SignedB)
+    GI_MMA16832("u8", "s8");
+  else
+    GI_MMA16832("u8", "u8");
+#undef GI_MMA16832
+#endif
+}
+
 // packLow packs the low bytes of a, b, c and d into one word, a lowest.
 __device__ __forceinline__ unsigned packLow(unsigned a, unsigned b, unsigned c, unsigned d) {
   return __byte_perm(__byte_perm(a, b, 0x0040), __byte_perm(c, d, 0x0040), 0x5410);

@@ -849,10 +849,10 @@ __device__ __forceinline__ void stage(const IIRParams& p, const float* x, int c0
 // the outputs land (see IIRParams), the copies coalesced as stage's: 16 bytes a
 // lane where they lie inside the output and aligned, else a sample at a time,
 // as streaming stores (st.global.cs: L2 evicts them first, keeping the lines the
-// stages fetched ahead). With both, on an H100 (sosfilt of the order-8
-// Butterworth, a trial build): 64 x 1e6 221.0 -> 211.7 us, 1 x 1e7 45.6 -> 42.0,
-// 8 x 1e6 39.5 -> 36.7; a plain copy of 64 x 1e6 takes 183.1, a copy in this
-// kernel's pattern (no filtering) 214.7.
+// stages fetched ahead). With both, on an H100 (the bench's sosfilt of the
+// order-8 Butterworth): 64 x 1e6 222.3 -> 214.7 us, the rows that fit in L2
+// unchanged (1 x 1e7 46.0 -> 46.3); a plain copy of 64 x 1e6 takes 183.1, a copy
+// in this kernel's pattern (no filtering) 214.7.
 template <int R>
 __device__ __forceinline__ void store(const IIRParams& p, float* d, int c0, int q0, const float* slot, int lane) {
   constexpr int V = R / 4, Per = 32 / V;

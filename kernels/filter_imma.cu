@@ -34,14 +34,6 @@
 #define IMMA_SPLIT 2  // independent mma chains per digit (kernel rows alternate)
 #define IMMA_PW GI_IMMA_PW
 
-__device__ __forceinline__ void imma_mma(int (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-      : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
-}
-
 // imma_fetch starts the copy of the tile whose output starts at byte x0 of row y0
 // into tile: tile row r is view row y0 - ay + r (through the border rule), unit u
 // bytes x0 - 32 + 16u.. Units inside the whole image's rows are 16-byte cp.async
@@ -103,7 +95,7 @@ __device__ __forceinline__ void imma_set(const u8* tile, const int (&off)[2][2],
 #pragma unroll
   for (int i = 0; i < IMMA_KR; i++)
 #pragma unroll
-    for (int d = 0; d < D; d++) imma_mma(acc2[i % IMMA_SPLIT][d], a[r + i], b[i][d][0], b[i][d][1]);
+    for (int d = 0; d < D; d++) mma16832<false, true>(acc2[i % IMMA_SPLIT][d], a[r + i], b[i][d][0], b[i][d][1]);
 #pragma unroll
   for (int d = 0; d < D; d++)
 #pragma unroll

@@ -43,16 +43,6 @@
 
 namespace pmma {
 
-// mma16832 adds the product of A (16 x 32 signed bytes) and B (32 x 8 unsigned
-// bytes) to c (16 x 8 int32), the fragments as the PTX ISA lays them out.
-__device__ __forceinline__ void mma16832(int (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-      : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
-}
-
 // pillowByte is Pillow's 8-bit value of the digit sums d0, d1, d2: the sum from
 // 2^21 (its rounding), >> 22, clipped to 0..255.
 __device__ __forceinline__ unsigned pillowByte(int d0, int d1, int d2) {
@@ -128,7 +118,7 @@ __device__ __forceinline__ void walk(const unsigned (&a)[KS][3][4], const u8* X,
 #pragma unroll
       for (int s = 0; s < KS; ++s)
 #pragma unroll
-        for (int d = 0; d < 3; ++d) mma16832(c[d], a[s][d], b[q][s].x, b[q][s].y);
+        for (int d = 0; d < 3; ++d) mma16832<true, false>(c[d], a[s][d], b[q][s].x, b[q][s].y);
       // c[d][0], c[d][1]: output m0 + g, rows n + 8t + 2q, + 1; c[d][2], c[d][3]: m0 + g + 8.
       const unsigned v0 = pillowByte(c[0][0], c[1][0], c[2][0]) | pillowByte(c[0][1], c[1][1], c[2][1]) << 8;
       const unsigned v1 = pillowByte(c[0][2], c[1][2], c[2][2]) | pillowByte(c[0][3], c[1][3], c[2][3]) << 8;
