@@ -2,11 +2,7 @@
 # The iir-r64 trial (README.md) on the GPU host, from .gpu/a (../prepare.sh iir-r64),
 # with the committed fatbin as the baseline: dsp's IIR tests and memcheck on the
 # variants, the bench's IIR cases twice for each. CSVs to $OUT, a table printed.
-cd "$(dirname "$0")/../.."
-A=.gpu/a
-BASE=$PWD/kernels/gpuimg.fatbin
-TRIAL=$PWD/$A/trial90.fatbin
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+source "$(dirname "$0")/common.sh"
 echo "== tests"
 for r in "" 1 2; do
   GPUIMG_FATBIN=$TRIAL GPUIMG_IIR_R64=$r $A/dsp.test -test.run 'CUDAIIR|Launched|Params' -test.count=1 2>&1 | tail -1 | sed "s/^/[r64=$r] /"
@@ -22,15 +18,4 @@ for i in 1 2; do
   run w1$i $TRIAL 1
   run w2$i $TRIAL 2
 done
-cd $OUT && python3 - <<'PY'
-import csv, glob
-vals = {}
-for f in sorted(glob.glob('*.csv')):
-    for r in csv.DictReader(open(f)):
-        if r['variant'] == 'kernel':
-            vals.setdefault((r['op'].replace('dsp ', '').replace(' butter8', ''), r['height'] + 'x' + r['width']), {})[f[:-4]] = float(r['median_us'])
-cols = ['base', 't', 'w1', 'w2']
-print('case | shape | ' + ' | '.join(cols))
-for k, v in vals.items():
-    print(' | '.join(k) + ' | ' + ' | '.join('/'.join('%.1f' % v[c + i] for i in '12' if c + i in v) for c in cols))
-PY
+(cd $OUT && python3 $ROOT/$A/table.py 'dsp ' base t w1 w2)
